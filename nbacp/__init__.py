@@ -1,0 +1,49 @@
+"""nbacp: a Jupyter notebook as a first-class Agent Client Protocol client.
+
+Exports are lazy so that ``import nbacp`` (and ``import nbacp.form``) never pulls in
+ipywidgets or the protocol stack until a name that needs them is touched.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+_EXPORTS: dict[str, str] = {
+    "Form": "nbacp.form",
+    "FormValidationError": "nbacp.form",
+    "InvalidSchemaError": "nbacp.form",
+    "ElicitationForm": "nbacp.widgets",
+    "UrlConsentCard": "nbacp.widgets",
+    "PermissionCard": "nbacp.widgets",
+    "NotebookClient": "nbacp.client",
+    "Connection": "nbacp.connect",
+    "Session": "nbacp.session",
+    "Turn": "nbacp.session",
+    "PromptResult": "nbacp.session",
+    "connect": "nbacp.connect",
+}
+
+__all__ = [*_EXPORTS, "__version__"]
+
+if TYPE_CHECKING:
+    from nbacp.client import NotebookClient
+    from nbacp.connect import Connection, connect
+    from nbacp.form import Form, FormValidationError, InvalidSchemaError
+    from nbacp.session import PromptResult, Session, Turn
+    from nbacp.widgets import ElicitationForm, PermissionCard, UrlConsentCard
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'nbacp' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
