@@ -1,0 +1,94 @@
+"""The shared life cycle of every interactive card: shown, answered exactly once, then a record.
+
+A card is an ipywidgets container that a person (or a headless policy acting through the
+same methods) answers. The answer is delivered through ``await card``; after it the card is
+disabled and shows a one-line summary of what was sent, so the cell output stays readable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Generator
+from typing import Any, Generic, TypeVar
+
+import ipywidgets as widgets
+
+T = TypeVar("T")
+
+
+class Card(widgets.VBox, Generic[T]):
+    """Base for ElicitationForm, UrlConsentCard and PermissionCard.
+
+    Subclasses build their controls, call ``self._resolve(response, summary)`` from the
+    action that answers, and implement ``_cancel_response()`` so that the client can close a
+    card the agent no longer waits for (``cancel_pending``).
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.add_class("nbacp-card")
+        self._response: T | None = None
+        self._resolved = False
+        self._waiters: list[asyncio.Future[T]] = []
+        self._on_resolve: list[Callable[[T], None]] = []
+        self.summary = widgets.Label(value="", layout=widgets.Layout(display="none"))
+        self.summary.add_class("nbacp-summary")
+
+    # -- the answer -------------------------------------------------------------------
+    @property
+    def done(self) -> bool:
+        return self._resolved
+
+    @property
+    def response(self) -> T | None:
+        """The response sent, or None while the card is still open."""
+        return self._response
+
+    def on_resolve(self, callback: Callable[[T], None]) -> None:
+        """Run ``callback(response)`` once the card is answered (immediately if it already was)."""
+        if self._resolved:
+            callback(self._response)  # type: ignore[arg-type]
+        else:
+            self._on_resolve.append(callback)
+
+    def __await__(self) -> Generator[Any, None, T]:
+        if self._resolved:
+            return self._response  # type: ignore[return-value]
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._waiters.append(future)
+        return (yield from future.__await__())
+
+    def _resolve(self, response: T, summary: str) -> bool:
+        """Deliver ``response`` once; later calls (double clicks, late cancels) are ignored."""
+        if self._resolved:
+            return False
+        self._resolved = True
+        self._response = response
+        self._disable()
+        self.summary.value = summary
+        self.summary.layout.display = None
+        waiters, self._waiters = self._waiters, []
+        for future in waiters:
+            if not future.done():
+                future.set_result(response)
+        callbacks, self._on_resolve = self._on_resolve, []
+        for callback in callbacks:
+            callback(response)
+        return True
+
+    # -- closing from outside ---------------------------------------------------------
+    def cancel_pending(self, reason: str) -> bool:
+        """Close an open card as cancelled because the agent stopped waiting (turn ended, disconnect)."""
+        return self._resolve(self._cancel_response(), f"Cancelled: {reason}")
+
+    def _cancel_response(self) -> T:
+        raise NotImplementedError
+
+    def _disable(self) -> None:
+        """Disable every control inside the card; subclasses with custom widgets extend this."""
+        stack: list[widgets.Widget] = list(self.children)
+        while stack:
+            child = stack.pop()
+            if hasattr(child, "disabled"):
+                child.disabled = True
+            stack.extend(getattr(child, "children", ()))
