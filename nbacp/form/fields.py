@@ -1,0 +1,113 @@
+"""The parsed form: one immutable field per schema property, plus questions that fold an Other box.
+
+Everything here is plain data so that the widget layer can render it and the validator can
+check drafts without either knowing the other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+FieldKind = Literal["string", "number", "integer", "boolean", "choice", "unsupported"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One offered choice. ``value`` goes on the wire; ``label`` is what a person reads."""
+
+    value: str
+    label: str
+    title: str
+    description: str | None = None
+    preview: str | None = None
+    recommended: bool = False
+
+    def matches(self, label: str) -> bool:
+        """Match what a person would type or click: the shown label or the agent's full title."""
+        return label in (self.label, self.title)
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    kind: FieldKind
+    title: str | None = None
+    description: str | None = None
+    required: bool = False
+    default: Any = None
+    meta: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def label(self) -> str:
+        return self.title or self.name
+
+
+@dataclass(frozen=True)
+class StringField(Field):
+    min_length: int | None = None
+    max_length: int | None = None
+    pattern: str | None = None
+    format: str | None = None
+
+
+@dataclass(frozen=True)
+class NumberField(Field):
+    """``kind`` is "integer" or "number"; bounds are inclusive."""
+
+    minimum: float | None = None
+    maximum: float | None = None
+
+
+@dataclass(frozen=True)
+class BooleanField(Field):
+    pass
+
+
+@dataclass(frozen=True)
+class ChoiceField(Field):
+    options: tuple[Option, ...] = ()
+    multi: bool = False
+    min_items: int | None = None
+    max_items: int | None = None
+
+    def option(self, value: str) -> Option | None:
+        return next((o for o in self.options if o.value == value), None)
+
+    def option_by_label(self, label: str) -> Option | None:
+        return next((o for o in self.options if o.matches(label)), None)
+
+
+@dataclass(frozen=True)
+class UnsupportedField(Field):
+    """A property type this client does not know (``_``-prefixed extension or a future type).
+
+    It is kept so that nothing the agent sent is lost from view, but it is never edited
+    and never appears in content.
+    """
+
+    type_name: str = ""
+    schema: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Question:
+    """A choice field and, optionally, the free-text companion folded into it as "Other"."""
+
+    choice: ChoiceField
+    custom: StringField | None = None
+
+    @property
+    def name(self) -> str:
+        return self.choice.name
+
+    @property
+    def multi(self) -> bool:
+        return self.choice.multi
+
+    @property
+    def required(self) -> bool:
+        return self.choice.required or (self.custom is not None and self.custom.required)
+
+
+FormItem = Field | Question
