@@ -1,0 +1,39 @@
+// DOM construction without HTML parsing: every string goes through textContent or
+// setAttribute, so agent-supplied text can never become markup.
+
+/**
+ * Create an element.
+ * @param {string} tag
+ * @param {Record<string, string | number | boolean | null | undefined>} [attrs]
+ *   attributes; `class` and `text` are special (className / textContent); null/false skip.
+ * @param {Array<Node | string | null | undefined | false>} [children]
+ * @returns {HTMLElement}
+ */
+export function h(tag, attrs = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = String(value);
+    else if (key === "text") node.textContent = String(value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+  return node;
+}
+
+/** Set or remove one attribute; keeps update code short and idempotent. */
+export function attr(node, name, value) {
+  if (value === null || value === undefined || value === false) node.removeAttribute(name);
+  else node.setAttribute(name, value === true ? "true" : String(value));
+}
+
+let counter = 0;
+
+/** A page-unique id prefix: one model can be rendered in several views at once. */
+export function uid() {
+  counter += 1;
+  return `nbacp-cc-${counter}-${Math.random().toString(36).slice(2, 8)}`;
+}

@@ -1,0 +1,203 @@
+// The card's DOM and its update-in-place logic. Built once per spec; every later change
+// (answer, errors, disabled) only toggles attributes and text so focus and caret survive.
+import { attr, h, uid } from "./dom.js";
+import * as S from "./state.js";
+
+export const FILTER_THRESHOLD = 8;
+
+function optionRow(spec, option, ids) {
+  const multi = Boolean(spec.multi);
+  const labelText = option.label ?? option.value;
+  const label = h("span", { class: "nbacp-cc-label", id: ids.label, text: labelText });
+  const badge = option.recommended
+    ? h("span", { class: "nbacp-cc-badge", id: ids.badge, text: "Recommended" })
+    : null;
+  const desc = option.description
+    ? h("div", { class: "nbacp-cc-opt-desc", id: ids.desc, text: option.description })
+    : null;
+  const preview = option.preview
+    ? h("pre", { class: "nbacp-cc-preview", id: ids.preview, text: option.preview })
+    : null;
+  const note = h("div", { class: "nbacp-cc-note", id: ids.note, text: "overridden by your answer", hidden: true });
+  const node = h(
+    "div",
+    {
+      class: `nbacp-cc-row ${multi ? "nbacp-cc-check" : "nbacp-cc-radio"}`,
+      role: multi ? "checkbox" : "radio",
+      id: ids.row,
+      tabindex: "-1",
+      "aria-checked": "false",
+      "aria-labelledby": badge ? `${ids.label} ${ids.badge}` : ids.label,
+    },
+    [
+      h("span", { class: "nbacp-cc-mark", "aria-hidden": "true" }),
+      h("div", { class: "nbacp-cc-body" }, [h("div", {}, [label, badge]), desc, preview, note]),
+    ],
+  );
+  const described = [desc && ids.desc, preview && ids.preview].filter(Boolean);
+  return { option, node, note, described, noteId: ids.note };
+}
+
+/**
+ * Build the card into `root` and return the handles the controller needs.
+ * @param {object} spec the read-only `spec` trait
+ */
+export function buildView(spec, root) {
+  const base = uid();
+  const options = Array.isArray(spec.options) ? spec.options : [];
+  const multi = Boolean(spec.multi);
+  const name = spec.title || spec.name || "Choice";
+  const ids = { title: `${base}-title`, desc: `${base}-desc`, hint: `${base}-hint`, errors: `${base}-errors` };
+
+  root.className = "nbacp-cc";
+  // JupyterLab: keep notebook command-mode shortcuts (a, b, d d, arrows, Enter) out of the card.
+  root.setAttribute("data-lm-suppress-shortcuts", "true");
+
+  if (spec.title) {
+    root.append(
+      h("div", { class: "nbacp-cc-title", id: ids.title }, [
+        spec.title,
+        spec.required ? h("span", { class: "nbacp-cc-required", "aria-hidden": "true", text: "*" }) : null,
+      ]),
+    );
+  }
+  if (spec.description) root.append(h("div", { class: "nbacp-cc-desc", id: ids.desc, text: spec.description }));
+  const hintText = S.countHint(spec);
+  if (hintText && options.length) root.append(h("div", { class: "nbacp-cc-hint", id: ids.hint, text: hintText }));
+
+  let filter = null;
+  let status = null;
+  if (options.length > FILTER_THRESHOLD) {
+    filter = h("input", {
+      class: "nbacp-cc-filter",
+      type: "search",
+      placeholder: "Filter options",
+      "aria-label": `Filter options of ${name}`,
+      "aria-controls": `${base}-list`,
+      autocomplete: "off",
+      spellcheck: "false",
+    });
+    status = h("div", { class: "nbacp-cc-status", role: "status", "aria-live": "polite" });
+    root.append(filter, status);
+  }
+
+  const rows = options.map((option, i) =>
+    optionRow(spec, option, {
+      row: `${base}-opt-${i}`,
+      label: `${base}-opt-${i}-label`,
+      badge: `${base}-opt-${i}-badge`,
+      desc: `${base}-opt-${i}-desc`,
+      preview: `${base}-opt-${i}-preview`,
+      note: `${base}-opt-${i}-note`,
+    }),
+  );
+  let list = null;
+  if (rows.length) {
+    const groupDescribed = [spec.description && ids.desc, hintText && ids.hint].filter(Boolean);
+    list = h(
+      "div",
+      {
+        class: `nbacp-cc-list${filter ? " nbacp-cc-scroll" : ""}`,
+        id: `${base}-list`,
+        role: multi ? "group" : "radiogroup",
+        "aria-label": spec.required ? `${name} (required)` : name,
+        "aria-required": !multi && spec.required ? "true" : null,
+      },
+      rows.map((r) => r.node),
+    );
+    list.dataset.describedBase = groupDescribed.join(" ");
+    root.append(list);
+  }
+
+  let other = null;
+  if (spec.custom) {
+    const c = spec.custom;
+    const inputId = `${base}-other`;
+    const cdescId = `${base}-other-desc`;
+    const chintId = `${base}-other-hint`;
+    const exclusive = !multi && rows.length > 0;
+    const input = h("input", {
+      class: "nbacp-cc-other-input",
+      type: "text",
+      id: inputId,
+      placeholder: c.placeholder || null,
+      autocomplete: "off",
+    });
+    const described = [c.description && cdescId, exclusive && chintId].filter(Boolean);
+    input.dataset.describedBase = described.join(" ");
+    other = { input, box: null };
+    other.box = h("div", { class: "nbacp-cc-other" }, [
+      h("label", { class: "nbacp-cc-other-label", for: inputId, text: c.title || c.name || "Other" }),
+      c.description ? h("div", { class: "nbacp-cc-desc", id: cdescId, text: c.description }) : null,
+      input,
+      exclusive ? h("div", { class: "nbacp-cc-hint", id: chintId, text: "Text here replaces the selected option." }) : null,
+    ]);
+    root.append(other.box);
+  }
+
+  const errorList = h("ul", { class: "nbacp-cc-errors" });
+  const errorRegion = h("div", { id: ids.errors, role: "alert" }, [errorList]);
+  root.append(errorRegion);
+
+  return { spec, rows, list, filter, status, other, errorList, errorsId: ids.errors };
+}
+
+/** Reflect the model's answer / errors / disabled into the DOM without rebuilding it. */
+export function paint(view, answer, errors, disabled) {
+  const overridden = S.isOverridden(view.spec, answer);
+  const invalid = errors.length > 0;
+  for (const r of view.rows) {
+    const checked = answer.picked.includes(r.option.value);
+    const ovr = checked && overridden;
+    attr(r.node, "aria-checked", checked ? "true" : "false");
+    attr(r.node, "aria-disabled", disabled);
+    r.node.classList.toggle("nbacp-cc-overridden", ovr);
+    r.note.hidden = !ovr;
+    attr(r.node, "aria-describedby", [...r.described, ovr && r.noteId].filter(Boolean).join(" ") || null);
+  }
+  if (view.list) {
+    attr(view.list, "aria-invalid", invalid ? "true" : null);
+    attr(view.list, "aria-disabled", disabled);
+    const d = [view.list.dataset.describedBase, invalid && view.errorsId].filter(Boolean).join(" ");
+    attr(view.list, "aria-describedby", d || null);
+  }
+  if (view.filter) view.filter.disabled = disabled;
+  if (view.other) {
+    const input = view.other.input;
+    input.disabled = disabled;
+    attr(input, "aria-invalid", invalid ? "true" : null);
+    const d = [input.dataset.describedBase, invalid && view.errorsId].filter(Boolean).join(" ");
+    attr(input, "aria-describedby", d || null);
+    if (input.value !== answer.custom) {
+      // Only an outside change (Python) lands here; keep the caret where it was, clamped.
+      const focused = input.ownerDocument.activeElement === input;
+      const start = input.selectionStart;
+      const end = input.selectionEnd;
+      input.value = answer.custom;
+      if (focused && start !== null && end !== null) {
+        const n = answer.custom.length;
+        input.setSelectionRange(Math.min(start, n), Math.min(end, n));
+      }
+    }
+  }
+  view.errorList.replaceChildren(...errors.map((m) => h("li", { text: m })));
+}
+
+/** Hide rows that do not match `query`; returns how many are shown and how many picks hide. */
+export function applyFilter(view, query, answer) {
+  let shown = 0;
+  let hiddenPicks = 0;
+  for (const r of view.rows) {
+    const match = S.matchesFilter(r.option, query);
+    r.node.hidden = !match;
+    if (match) shown += 1;
+    else if (answer.picked.includes(r.option.value)) hiddenPicks += 1;
+  }
+  if (view.status) {
+    const total = view.rows.length;
+    let text = query.trim() === "" ? "" : shown === 0 ? "No options match." : `${shown} of ${total} shown.`;
+    if (text && hiddenPicks) text += ` ${hiddenPicks} selected option${hiddenPicks > 1 ? "s" : ""} hidden.`;
+    view.status.textContent = text;
+  }
+  return { shown, hiddenPicks };
+}
