@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 // Keyboard, long lists (filter), disabled state and the no-HTML guarantee.
 import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { documentKeys, key, makeSpec, mountCard, opts, type } from "./helpers.js";
 
@@ -208,11 +209,11 @@ describe("agent text is never HTML", () => {
   });
 
   test("the source never parses markup", () => {
-    const dir = new URL("../src/", import.meta.url);
+    const dir = join(process.cwd(), "src"); // vitest runs from js/
     const files = readdirSync(dir).filter((f) => f.endsWith(".js"));
     expect(files).toContain("choice_card.js");
     for (const f of files) {
-      expect(readFileSync(new URL(f, dir), "utf8")).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|DOMParser|document\.write/);
+      expect(readFileSync(join(dir, f), "utf8")).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|DOMParser|document\.write/);
     }
   });
 });
