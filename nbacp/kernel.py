@@ -1,0 +1,186 @@
+"""Everything nbacp knows about ipykernel lives here, so version quirks have one home.
+
+Facts this module encodes (see the project's field notes):
+
+* On ipykernel >= 7.4 widget comm messages are dispatched while an async cell holds the
+  shell, so a cell can ``await`` a widget. Older kernels deadlock; there the only way that
+  works is a background turn (``session.start(...)``).
+* ipykernel delivers the stop button as SIGINT on every path: ``interrupt_mode="signal"``
+  makes the kernel manager signal the process, ``interrupt_mode="message"`` sends an
+  ``interrupt_request`` on the control channel, which the kernel turns into SIGINT to its
+  own process (group). During an async cell ipykernel installs a handler that cancels the
+  whole cell coroutine, which surfaces as a bare ``CancelledError`` and skips any cleanup
+  that should tell the agent. :func:`wait_interruptible` takes SIGINT over for the duration
+  of one wait, runs the caller's cleanup, and raises ``KeyboardInterrupt`` so the cell ends
+  with the same "KeyboardInterrupt" a synchronous cell shows, then restores ipykernel's
+  handler.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import re
+import signal
+import sys
+import threading
+from collections.abc import Awaitable, Callable
+from importlib import metadata
+from typing import Any, NoReturn, TypeVar
+
+__all__ = [
+    "MIN_AWAIT_VERSION",
+    "can_await_widgets",
+    "ipykernel_version",
+    "older_kernel_message",
+    "run_sync",
+    "running_in_kernel",
+    "wait_interruptible",
+]
+
+T = TypeVar("T")
+
+#: First ipykernel release that dispatches comm messages while an async cell awaits.
+MIN_AWAIT_VERSION: tuple[int, ...] = (7, 4)
+
+#: How long the interrupt callback may take before the cell is released anyway.
+INTERRUPT_CALLBACK_TIMEOUT = 1.0
+
+INTERRUPTED_MESSAGE = "Interrupted while waiting; pending questions were cancelled."
+
+
+def running_in_kernel() -> bool:
+    """True inside an IPython kernel (not a terminal IPython, not plain Python)."""
+    if "IPython" not in sys.modules or "ipykernel" not in sys.modules:
+        return False
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def ipykernel_version() -> tuple[int, ...] | None:
+    """The installed ipykernel's numeric release, e.g. ``(7, 4, 0)``; None when absent."""
+    try:
+        raw = metadata.version("ipykernel")
+    except metadata.PackageNotFoundError:
+        return None
+    match = re.match(r"\d+(?:\.\d+)*", raw)
+    return tuple(int(p) for p in match.group(0).split(".")) if match else None
+
+
+def can_await_widgets() -> bool:
+    """Whether a cell may ``await`` something a widget resolves.
+
+    Outside a kernel nothing blocks widget callbacks, so this is True; inside one it needs
+    ipykernel >= 7.4.
+    """
+    if not running_in_kernel():
+        return True
+    version = ipykernel_version()
+    return version is not None and version[: len(MIN_AWAIT_VERSION)] >= MIN_AWAIT_VERSION
+
+
+def older_kernel_message() -> str:
+    """Plain-text explanation for a kernel that cannot deliver clicks to an awaiting cell."""
+    version = ipykernel_version()
+    found = ".".join(map(str, version)) if version else "unknown"
+    need = ".".join(map(str, MIN_AWAIT_VERSION))
+    return (
+        f"This kernel runs ipykernel {found}; answering a question while a cell awaits needs "
+        f"ipykernel >= {need} (older kernels hold widget clicks until the cell ends, so the cell "
+        "would wait forever). Use `turn = session.start(...)` instead: the cell returns at once, "
+        "you answer in the widgets, and `await turn` in a later cell gives the result. "
+        f"Or upgrade: pip install 'ipykernel>={need}' and restart the kernel."
+    )
+
+
+def _sigint_available(loop: asyncio.AbstractEventLoop) -> bool:
+    return (
+        sys.platform != "win32"
+        and threading.current_thread() is threading.main_thread()
+        and hasattr(loop, "add_signal_handler")
+    )
+
+
+async def _run_callback(on_interrupt: Callable[[], None | Awaitable[None]], timeout: float) -> None:
+    result = on_interrupt()
+    if inspect.isawaitable(result):
+        await asyncio.wait_for(_as_coroutine(result), timeout)
+
+
+async def _as_coroutine(awaitable: Awaitable[Any]) -> Any:
+    return await awaitable
+
+
+async def wait_interruptible(
+    awaitable: Awaitable[T],
+    on_interrupt: Callable[[], None | Awaitable[None]],
+    *,
+    callback_timeout: float = INTERRUPT_CALLBACK_TIMEOUT,
+) -> T:
+    """Await ``awaitable``; on SIGINT (the kernel's stop button) clean up and raise KeyboardInterrupt.
+
+    On interrupt: ``on_interrupt`` runs first (awaited for at most ``callback_timeout``
+    seconds; its own errors are chained onto the KeyboardInterrupt), then the awaitable is
+    cancelled if still running, then ``KeyboardInterrupt`` is raised. KeyboardInterrupt
+    rather than CancelledError because it is what the stop button shows for any cell, and a
+    CancelledError escaping a cell reads like an nbacp bug. Off the main thread, without a
+    signal-capable loop, or on Windows, this is a plain ``await``.
+    """
+    loop = asyncio.get_running_loop()
+    task: asyncio.Future[T] = asyncio.ensure_future(awaitable)
+    if not _sigint_available(loop):
+        return await task
+    interrupted: asyncio.Future[None] = loop.create_future()
+
+    def on_sigint() -> None:
+        if not interrupted.done():
+            interrupted.set_result(None)
+
+    previous = signal.getsignal(signal.SIGINT)
+    wakeup_fd = signal.set_wakeup_fd(-1)
+    signal.set_wakeup_fd(wakeup_fd)
+    try:
+        loop.add_signal_handler(signal.SIGINT, on_sigint)
+    except (NotImplementedError, RuntimeError, ValueError):
+        return await task
+    failure: BaseException | None = None
+    try:
+        waiters: set[asyncio.Future[Any]] = {task, interrupted}
+        await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+        if task.done():
+            return task.result()
+        try:
+            await _run_callback(on_interrupt, callback_timeout)
+        except Exception as exc:  # reported, but the cell must still be released
+            failure = exc
+    finally:
+        with contextlib.suppress(Exception):
+            loop.remove_signal_handler(signal.SIGINT)
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
+        if wakeup_fd != -1:
+            with contextlib.suppress(ValueError):
+                signal.set_wakeup_fd(wakeup_fd)
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(asyncio.shield(_settle(task)), callback_timeout)
+    raise KeyboardInterrupt(INTERRUPTED_MESSAGE) from failure
+
+
+async def _settle(task: asyncio.Future[Any]) -> None:
+    with contextlib.suppress(BaseException):
+        await task
+
+
+def run_sync(awaitable: Awaitable[Any]) -> NoReturn:
+    """Refuse to block a cell synchronously: that would hold the shell and deadlock the widgets."""
+    if inspect.iscoroutine(awaitable):
+        awaitable.close()  # avoid a "never awaited" warning on top of the real message
+    raise RuntimeError(
+        "nbacp cannot block a synchronous cell until you answer: the kernel would not receive "
+        "your clicks. Use `await ...` at the top level of the cell (IPython supports it), or "
+        "`turn = session.start(...)` and `await turn` later."
+    )

@@ -1,0 +1,251 @@
+"""A real ipykernel driven through jupyter_client, playing the part of the JS widget manager.
+
+The kernel is started from this interpreter (the venv), in a temp cwd, via a throwaway
+kernelspec so the interrupt mode can be chosen. One pump thread reads iopub and the shell
+replies; messages are kept per parent msg_id, and widget models (comm_open + update
+comm_msgs) are mirrored so tests can read state and answer as a browser would: the
+comm_msg packets sent here are byte-for-byte what @jupyter-widgets/base sends.
+
+ipywidgets needs nothing from a front end to open its comms, so no handshake is faked.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from jupyter_client.blocking.client import BlockingKernelClient
+from jupyter_client.kernelspec import KernelSpecManager
+from jupyter_client.manager import KernelManager
+
+Msg = dict[str, Any]
+T = TypeVar("T")
+
+DEFAULT_TIMEOUT = 30.0
+KERNEL_NAME = "nbacp-test"
+
+
+class KernelHarness:
+    """One running kernel plus the bookkeeping a widget front end would keep."""
+
+    def __init__(self, km: KernelManager, kc: BlockingKernelClient) -> None:
+        self.km = km
+        self.kc = kc
+        self._cond = threading.Condition()
+        self._shell_lock = threading.Lock()
+        self._by_parent: dict[str, list[Msg]] = defaultdict(list)
+        self._replies: dict[str, Msg] = {}
+        self.comms: dict[str, Msg] = {}  # comm_id -> comm_open content (+ "closed")
+        self.states: dict[str, dict[str, Any]] = {}
+        self.customs: dict[str, list[Any]] = defaultdict(list)
+        self._stop = threading.Event()
+        self._pump = threading.Thread(target=self._run_pump, name="kernel-pump", daemon=True)
+        self._pump.start()
+
+    # -- pump -------------------------------------------------------------------------------
+    def _run_pump(self) -> None:
+        iopub = self.kc.iopub_channel
+        shell = self.kc.shell_channel
+        while not self._stop.is_set():
+            try:
+                if iopub.socket.poll(10):
+                    self._record(iopub.get_msg(timeout=0))
+                with self._shell_lock:
+                    while shell.msg_ready():
+                        reply = shell.get_msg(timeout=0)
+                        with self._cond:
+                            self._replies[reply["parent_header"].get("msg_id", "")] = reply
+                            self._cond.notify_all()
+            except Exception:
+                if self._stop.is_set():
+                    return
+                time.sleep(0.01)
+
+    def _record(self, msg: Msg) -> None:
+        now = time.perf_counter()
+        parent = msg["parent_header"].get("msg_id", "")
+        kind = msg["msg_type"]
+        content = msg["content"]
+        with self._cond:
+            msg["received_at"] = now
+            self._by_parent[parent].append(msg)
+            if kind == "comm_open":
+                comm_id = content["comm_id"]
+                self.comms[comm_id] = dict(content, closed=False)
+                self.states[comm_id] = dict(content.get("data", {}).get("state", {}))
+            elif kind == "comm_msg":
+                data = content.get("data", {})
+                comm_id = content["comm_id"]
+                if data.get("method") in ("update", "echo_update"):
+                    self.states.setdefault(comm_id, {}).update(data.get("state", {}))
+                elif data.get("method") == "custom":
+                    self.customs[comm_id].append(data.get("content"))
+            elif kind == "comm_close" and content["comm_id"] in self.comms:
+                self.comms[content["comm_id"]]["closed"] = True
+            self._cond.notify_all()
+
+    def wait_for(self, predicate: Callable[[], T | None], timeout: float = DEFAULT_TIMEOUT, what: str = "") -> T:
+        """Wait (bounded) until ``predicate()`` returns something truthy, and return it."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                value = predicate()
+                if value:
+                    return value
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"timed out after {timeout}s waiting for {what or predicate}")
+                self._cond.wait(min(left, 0.1))
+
+    # -- shell ------------------------------------------------------------------------------
+    def _send(self, msg_type: str, content: dict[str, Any]) -> str:
+        msg = self.kc.session.msg(msg_type, content)
+        with self._shell_lock:
+            self.kc.shell_channel.send(msg)
+        return str(msg["header"]["msg_id"])
+
+    def execute(self, code: str) -> str:
+        """Send an execute_request without waiting; returns its msg_id."""
+        return self._send(
+            "execute_request",
+            {"code": code, "silent": False, "store_history": True, "user_expressions": {},
+             "allow_stdin": False, "stop_on_error": False},
+        )
+
+    def run(self, code: str, timeout: float = DEFAULT_TIMEOUT) -> str:
+        """Execute, wait for idle, fail on an error; returns the cell's stdout."""
+        msg_id = self.execute(code)
+        self.wait_idle(msg_id, timeout)
+        err = self.error(msg_id)
+        if err is not None:
+            raise AssertionError(f"cell failed: {err['ename']}: {err['evalue']}\n" + "\n".join(err["traceback"]))
+        return self.stream_text(msg_id)
+
+    def reply(self, msg_id: str, timeout: float = DEFAULT_TIMEOUT) -> Msg:
+        """The shell reply (execute_reply, comm_info_reply, ...) to ``msg_id``."""
+        return self.wait_for(lambda: self._replies.get(msg_id), timeout, f"reply to {msg_id}")
+
+    def send_update(self, comm_id: str, **state: Any) -> str:
+        """A front-end state change, as the JS widget manager sends it."""
+        with self._cond:
+            self.states.setdefault(comm_id, {}).update(state)
+        data = {"method": "update", "state": state, "buffer_paths": []}
+        return self._send("comm_msg", {"comm_id": comm_id, "data": data})
+
+    def send_custom(self, comm_id: str, content: Any) -> str:
+        """A custom front-end message, e.g. ``{"event": "click"}`` for a Button."""
+        return self._send("comm_msg", {"comm_id": comm_id, "data": {"method": "custom", "content": content}})
+
+    def comm_info(self, target_name: str | None = "jupyter.widget", timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
+        """The kernel's open comms (comm_info_request), as a front end asks after reconnecting."""
+        content = {} if target_name is None else {"target_name": target_name}
+        comms: dict[str, Any] = self.reply(self._send("comm_info_request", content), timeout)["content"]["comms"]
+        return comms
+
+    def interrupt(self) -> None:
+        """The stop button: whatever the kernelspec's interrupt_mode says (signal or message)."""
+        self.km.interrupt_kernel()
+
+    # -- reading ----------------------------------------------------------------------------
+    def messages(self, msg_id: str, msg_type: str | None = None) -> list[Msg]:
+        with self._cond:
+            return [m for m in self._by_parent.get(msg_id, []) if msg_type in (None, m["msg_type"])]
+
+    def is_idle(self, msg_id: str) -> bool:
+        return any(m["content"].get("execution_state") == "idle" for m in self.messages(msg_id, "status"))
+
+    def wait_idle(self, msg_id: str, timeout: float = DEFAULT_TIMEOUT) -> None:
+        try:
+            self.wait_for(lambda: self.is_idle(msg_id), timeout, f"idle after {msg_id}")
+        except TimeoutError as exc:
+            seen = [(m["msg_type"], m["content"]) for m in self.messages(msg_id)]
+            raise TimeoutError(f"{exc}; messages so far: {seen!r}"[:4000]) from None
+
+    def stream_text(self, msg_id: str, name: Literal["stdout", "stderr"] = "stdout") -> str:
+        return "".join(m["content"]["text"] for m in self.messages(msg_id, "stream") if m["content"]["name"] == name)
+
+    def error(self, msg_id: str) -> dict[str, Any] | None:
+        errors = self.messages(msg_id, "error")
+        return errors[-1]["content"] if errors else None
+
+    def first_output_time(self, msg_id: str, contains: str) -> float | None:
+        """perf_counter time at which ``contains`` first appeared in the cell's stdout."""
+        for m in self.messages(msg_id, "stream"):
+            if contains in m["content"]["text"]:
+                return float(m["received_at"])
+        return None
+
+    def comm_opens(self, model_name: str | None = None) -> list[dict[str, Any]]:
+        """Widget models created so far: ``{"comm_id", "model_name", "state", ...}``, oldest first."""
+        with self._cond:
+            found = []
+            for comm_id, content in self.comms.items():
+                name = content.get("data", {}).get("state", {}).get("_model_name")
+                if model_name in (None, name):
+                    found.append({"comm_id": comm_id, "model_name": name, "state": dict(self.states[comm_id]),
+                                  "target_name": content.get("target_name"), "closed": content["closed"]})
+            return found
+
+    def wait_comm(self, model_name: str, count: int = 1, timeout: float = DEFAULT_TIMEOUT) -> list[dict[str, Any]]:
+        """Wait until at least ``count`` models of ``model_name`` exist; returns them."""
+        return self.wait_for(lambda: (lambda f: f if len(f) >= count else None)(self.comm_opens(model_name)),
+                             timeout, f"{count} x {model_name}")
+
+    def widget_state(self, comm_id: str) -> dict[str, Any]:
+        with self._cond:
+            return dict(self.states[comm_id])
+
+    def close(self) -> None:
+        self._stop.set()
+        self._pump.join(2)
+        self.kc.stop_channels()
+        self.km.shutdown_kernel(now=True)
+
+
+def write_kernelspec(root: Path, interrupt_mode: Literal["signal", "message"] = "signal") -> Path:
+    """A kernelspec for this interpreter, so the kernel under test is the venv's ipykernel."""
+    spec_dir = root / KERNEL_NAME
+    spec_dir.mkdir(parents=True, exist_ok=True)
+    spec = {
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "nbacp test kernel",
+        "language": "python",
+        "interrupt_mode": interrupt_mode,
+    }
+    (spec_dir / "kernel.json").write_text(json.dumps(spec))
+    return root
+
+
+@contextmanager
+def start_kernel(
+    cwd: Path, interrupt_mode: Literal["signal", "message"] = "signal", timeout: float = 60.0
+) -> Iterator[KernelHarness]:
+    """Start a kernel in ``cwd`` (bounded startup) and shut it down afterwards."""
+    specs = write_kernelspec(cwd / ".kernelspecs", interrupt_mode)
+    km = KernelManager(
+        kernel_name=KERNEL_NAME,
+        kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(specs)]),
+        transport="ipc",  # local sockets in the temp dir: no TCP ports, no plain-text warning
+        connection_file=str(cwd / ".kernel-connection.json"),
+    )
+    km.start_kernel(cwd=str(cwd))
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=timeout)
+    except BaseException:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+        raise
+    harness = KernelHarness(km, kc)
+    try:
+        yield harness
+    finally:
+        harness.close()
