@@ -1,0 +1,109 @@
+"""The anywidget choice card: one question's options plus an optional "Other" text box.
+
+All state a person can change lives in ONE synced trait, ``answer = {"picked", "custom"}``,
+so a click and a keystroke can never race or clobber each other. Python only holds and
+mutates that state (the same way the front end does); validation belongs to the form model.
+"""
+
+from __future__ import annotations
+
+import pathlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import anywidget
+import traitlets
+
+EVENTS = ("submit", "cancel")
+
+
+class ChoiceCard(anywidget.AnyWidget):
+    """Radio rows (single) or checkbox rows (multi) with a custom-text box.
+
+    ``spec`` is set once by Python and read by the front end; ``answer`` is the one state trait
+    both sides change; ``errors`` are shown under the card; ``disabled`` freezes it.
+    """
+
+    _esm = pathlib.Path(__file__).parent / "static" / "choice_card.js"
+    spec = traitlets.Dict().tag(sync=True)
+    answer = traitlets.Dict({"picked": [], "custom": ""}).tag(sync=True)
+    errors = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    disabled = traitlets.Bool(False).tag(sync=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._event_callbacks: list[Callable[[str], None]] = []
+        self.on_msg(self._route_event)
+
+    # -- reading the state ------------------------------------------------------------
+    @property
+    def multi(self) -> bool:
+        return bool(self.spec.get("multi", False))
+
+    @property
+    def option_values(self) -> list[str]:
+        return [str(option["value"]) for option in self.spec.get("options", [])]
+
+    @property
+    def picked(self) -> list[str]:
+        value = self.answer.get("picked", [])
+        return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+    @property
+    def custom(self) -> str:
+        value = self.answer.get("custom", "")
+        return value if isinstance(value, str) else ""
+
+    @property
+    def overridden(self) -> bool:
+        """Single-select with non-blank custom text: the pending pick does not count (yet)."""
+        return not self.multi and self.custom.strip() != ""
+
+    # -- changing it exactly as the front end does ------------------------------------
+    def pick_values(self, values: Sequence[str]) -> None:
+        """Replace the picks (custom text kept); picks are stored unique, in option order."""
+        if isinstance(values, str):
+            raise TypeError("pick_values takes a sequence of option values, not one string")
+        offered = self.option_values
+        for value in values:
+            if value not in offered:
+                raise ValueError(f"{value!r} is not an option of {self._label()} (offered: {offered})")
+        wanted = set(values)
+        if not self.multi and len(wanted) > 1:
+            raise ValueError(f"{self._label()} is single-select; got {len(wanted)} values: {list(values)}")
+        self._write([v for v in offered if v in wanted], self.custom)
+
+    def toggle(self, value: str) -> None:
+        """One click on the row of ``value``: multi toggles it, single selects it."""
+        if value not in self.option_values:
+            raise ValueError(f"{value!r} is not an option of {self._label()} (offered: {self.option_values})")
+        if not self.multi:
+            self._write([value], self.custom)
+        elif value in self.picked:
+            self._write([v for v in self.picked if v != value], self.custom)
+        else:
+            wanted = {*self.picked, value}
+            self._write([v for v in self.option_values if v in wanted], self.custom)
+
+    def type_custom(self, text: str) -> None:
+        """Set the Other box's text (picks kept), as typing does."""
+        self._write(self.picked, text)
+
+    def _write(self, picked: list[str], custom: str) -> None:
+        # A new dict every time: traitlets only notices (and syncs) a reassignment.
+        self.answer = {"picked": list(picked), "custom": custom}
+
+    def _label(self) -> str:
+        return repr(self.spec.get("title") or self.spec.get("name") or "the choice card")
+
+    # -- events from the front end ----------------------------------------------------
+    def on_event(self, callback: Callable[[str], None]) -> None:
+        """Call ``callback("submit")`` on Enter and ``callback("cancel")`` on Escape."""
+        self._event_callbacks.append(callback)
+
+    def _route_event(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        event = content.get("event") if isinstance(content, dict) else None
+        if event not in EVENTS or self.disabled:
+            return  # a stale front end may still send after the card was answered
+        for callback in list(self._event_callbacks):
+            callback(event)
