@@ -16,7 +16,7 @@ import ipywidgets as widgets
 T = TypeVar("T")
 
 
-class Card(widgets.VBox, Generic[T]):
+class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is untyped
     """Base for ElicitationForm, UrlConsentCard and PermissionCard.
 
     Subclasses build their controls, call ``self._resolve(response, summary)`` from the
@@ -33,6 +33,9 @@ class Card(widgets.VBox, Generic[T]):
         self._on_resolve: list[Callable[[T], None]] = []
         self.summary = widgets.Label(value="", layout=widgets.Layout(display="none"))
         self.summary.add_class("nbacp-summary")
+        # The summary repeats agent text (chosen labels); keep MathJax from typesetting it.
+        self.summary.add_class("mathjax_ignore")
+        self.summary.add_class("tex2jax_ignore")
 
     # -- the answer -------------------------------------------------------------------
     @property

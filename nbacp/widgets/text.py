@@ -1,0 +1,62 @@
+"""Widgets that show agent-supplied strings as plain text, never as markup.
+
+JupyterLab trusts outputs made in the current session, so an agent string rendered as HTML
+is script in the person's browser. ipywidgets' ``Label`` and ``Button`` put their text into
+the DOM with ``textContent`` / ``createTextNode``, but a Label is then passed to the LaTeX
+typesetter (MathJax), which would turn ``$...$`` in agent text into math: not script, but
+the person would no longer see the string the agent sent (a hidden ``\\phantom``, a
+coloured word, an ``\\href`` link). The ``mathjax_ignore`` / ``tex2jax_ignore`` classes make
+MathJax skip the element, so what the person reads is exactly the agent's text.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+import ipywidgets as widgets
+
+NO_TYPESET_CLASSES = ("mathjax_ignore", "tex2jax_ignore")
+"""CSS classes that MathJax 2 and 3 skip when typesetting."""
+
+
+def no_typeset(widget: widgets.DOMWidget) -> widgets.DOMWidget:
+    """Mark ``widget`` so the notebook's math typesetter leaves its text alone."""
+    for name in NO_TYPESET_CLASSES:
+        widget.add_class(name)
+    return widget
+
+
+def text_label(value: str, *classes: str, bold: bool = False, **kwargs: Any) -> widgets.Label:
+    """A Label showing ``value`` verbatim: text node, no HTML, no math typesetting."""
+    label = widgets.Label(value=value, **kwargs)
+    no_typeset(label)
+    for name in classes:
+        label.add_class(name)
+    if bold:
+        label.style.font_weight = "bold"
+    return label
+
+
+def text_block(value: str, *, max_rows: int = 12, **kwargs: Any) -> widgets.Textarea:
+    """A read-only text area for long or multi-line agent text (diffs, JSON, URLs)."""
+    rows = max(1, min(max_rows, value.count("\n") + 1))
+    area = widgets.Textarea(value=value, disabled=True, rows=rows, **kwargs)
+    no_typeset(area)
+    return area
+
+
+def visible_controls(value: str) -> str:
+    """``value`` with invisible and direction-changing characters shown as ``<U+XXXX>``.
+
+    Bidi overrides and zero-width characters can make a title or URL read differently from
+    what it is; a card that asks for consent shows them instead of obeying them.
+    """
+    out: list[str] = []
+    for char in value:
+        category = unicodedata.category(char)
+        if category in ("Cc", "Cf", "Zl", "Zp") and char not in "\n\t":
+            out.append(f"<U+{ord(char):04X}>")
+        else:
+            out.append(char)
+    return "".join(out)

@@ -1,0 +1,392 @@
+"""The consent card for URL-mode elicitations: the person decides whether to open a link.
+
+The spec makes ``accept`` mean consent, not completion: the answer goes to the agent when
+the person consents, and ``elicitation/complete`` may follow later (``complete()``). The
+card never opens or fetches anything by itself; only a person's click on the link in the
+browser opens a new tab, so that the tab opening is a user gesture and happens in the
+person's browser, not in the kernel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import anywidget
+import ipywidgets as widgets
+import traitlets
+from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
+
+from nbacp.widgets.card import Card
+from nbacp.widgets.text import text_block, text_label
+
+UrlResponse = AcceptElicitationResponse | DeclineElicitationResponse | CancelElicitationResponse
+
+ALLOWED_SCHEMES = ("http", "https")
+
+# Script sets that legitimately share one host label (UTS #39 "highly restrictive").
+_CJK_MIXES = (
+    frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}),
+    frozenset({"LATIN", "HAN", "BOPOMOFO"}),
+    frozenset({"LATIN", "HAN", "HANGUL"}),
+)
+_NAME_PREFIXES = {"CJK": "HAN", "FULLWIDTH": "", "HALFWIDTH": ""}
+
+
+@dataclass(frozen=True)
+class UrlCheck:
+    """What a person needs to know about a URL before consenting to open it."""
+
+    url: str
+    host: str = ""
+    """The host as the browser will contact it (ASCII, punycode kept)."""
+    display_host: str = ""
+    """The host as it reads (punycode decoded); equal to ``host`` for plain ASCII hosts."""
+    refusal: str | None = None
+    """Why the URL must not be opened (decline-only card), or None."""
+    warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def openable(self) -> bool:
+        return self.refusal is None
+
+
+def _script(char: str) -> str:
+    """The Unicode script of a letter, from its character name (good enough for hosts)."""
+    words = unicodedata.name(char, "UNKNOWN").split()
+    first = _NAME_PREFIXES.get(words[0], words[0])
+    if not first and len(words) > 1:
+        first = words[1]
+    return first.split("-")[0]
+
+
+def _label_scripts(label: str) -> set[str]:
+    return {_script(c) for c in label if unicodedata.category(c).startswith("L")}
+
+
+def _mixed(scripts: set[str]) -> bool:
+    return len(scripts) > 1 and not any(scripts <= allowed for allowed in _CJK_MIXES)
+
+
+def _decode_label(label: str) -> str | None:
+    """The Unicode form of one ``xn--`` label, or None when it is not valid punycode."""
+    try:
+        return label[4:].encode("ascii").decode("punycode")
+    except (UnicodeError, ValueError):
+        return None
+
+
+def _encode_label(label: str) -> str:
+    if label.isascii():
+        return label
+    return "xn--" + label.encode("punycode").decode("ascii")
+
+
+def check_url(url: str) -> UrlCheck:
+    """Decide whether ``url`` may be offered for opening, and what to warn about."""
+    if not url:
+        return UrlCheck(url, refusal="The agent sent an empty link.")
+    if any(unicodedata.category(c)[0] in "CZ" for c in url):
+        return UrlCheck(url, refusal="The link contains spaces, invisible or control characters.")
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        return UrlCheck(url, refusal=f"The link cannot be parsed ({exc}).")
+    scheme = parts.scheme.lower()
+    if scheme not in ALLOWED_SCHEMES:
+        shown = f"'{scheme}:'" if scheme else "no scheme"
+        return UrlCheck(url, refusal=f"Only http and https links can be opened; this one has {shown}.")
+    raw_host = parts.hostname or ""
+    if not raw_host:
+        return UrlCheck(url, refusal="The link has no host.")
+    labels = raw_host.rstrip(".").split(".")
+    warnings: list[str] = []
+    decoded: list[str] = []
+    for label in labels:
+        if label.startswith("xn--"):
+            plain = _decode_label(label)
+            if plain is None:
+                warnings.append(f"The host label '{label}' is malformed punycode.")
+            decoded.append(plain if plain is not None else label)
+        else:
+            decoded.append(label)
+    host = ".".join(_encode_label(label) for label in labels)
+    display_host = ".".join(decoded)
+    if any(label.startswith("xn--") for label in labels):
+        warnings.append(
+            f"The host is punycode: '{host}' reads as '{display_host}'. Check it is the site you expect."
+        )
+    elif not raw_host.isascii():
+        warnings.append(
+            f"The host has non-ASCII letters; the browser will contact '{host}'. Check it is the site you expect."
+        )
+    mixed = sorted({s for label in decoded if _mixed(scripts := _label_scripts(label)) for s in scripts})
+    if mixed:
+        names = ", ".join(s.title() for s in mixed)
+        warnings.append(f"The host mixes scripts ({names}): look-alike letters can imitate another site.")
+    if parts.username is not None or "@" in parts.netloc:
+        warnings.append(f"The link has text before '@' in its address; the site it opens is '{display_host}'.")
+    if scheme == "http":
+        warnings.append("The link is not encrypted (http).")
+    if port is not None:
+        host_port = f":{port}"
+        host, display_host = host + host_port, display_host + host_port
+    return UrlCheck(url, host=host, display_host=display_host, warnings=tuple(warnings))
+
+
+_OPEN_LINK_ESM = """
+const SAFE = new Set(["http:", "https:"]);
+function safeHref(text) {
+  try {
+    const url = new URL(text);
+    return SAFE.has(url.protocol) ? url.href : null;
+  } catch (error) {
+    return null;
+  }
+}
+function render({ model, el }) {
+  const link = document.createElement("a");
+  link.className = "jupyter-widgets jupyter-button widget-button mod-primary nbacp-open-link";
+  link.style.textDecoration = "none";
+  link.style.display = "inline-flex";
+  link.style.alignItems = "center";
+  link.style.justifyContent = "center";
+  link.target = "_blank";
+  link.rel = "noopener noreferrer";
+  link.referrerPolicy = "no-referrer";
+  link.setAttribute("role", "button");
+  const draw = () => {
+    const href = safeHref(model.get("url"));
+    link.textContent = model.get("label");
+    if (href !== null && !model.get("disabled")) {
+      link.href = href;
+      link.title = href;
+      link.tabIndex = 0;
+      link.removeAttribute("aria-disabled");
+      link.style.opacity = "";
+    } else {
+      link.removeAttribute("href");
+      link.title = "";
+      link.tabIndex = -1;
+      link.setAttribute("aria-disabled", "true");
+      link.style.opacity = "0.5";
+    }
+  };
+  const onClick = (event) => {
+    if (!link.hasAttribute("href")) {
+      event.preventDefault();
+      return;
+    }
+    model.send({ event: "open" });
+  };
+  link.addEventListener("click", onClick);
+  for (const name of ["url", "label", "disabled"]) model.on(`change:${name}`, draw);
+  draw();
+  el.appendChild(link);
+  return () => {
+    link.removeEventListener("click", onClick);
+    for (const name of ["url", "label", "disabled"]) model.off(`change:${name}`, draw);
+  };
+}
+export default { render };
+"""
+
+
+class OpenLink(anywidget.AnyWidget):
+    """A link that opens ``url`` in a new tab on a person's click and reports the click.
+
+    The ESM re-checks the scheme before setting ``href`` so that even a Python-side mistake
+    cannot turn into a ``javascript:`` link.
+    """
+
+    _esm = _OPEN_LINK_ESM
+    url = traitlets.Unicode("").tag(sync=True)
+    label = traitlets.Unicode("Open").tag(sync=True)
+    disabled = traitlets.Bool(False).tag(sync=True)
+
+
+class UrlConsentCard(Card[UrlResponse]):
+    """Asks consent to open ``url``; ``await card`` gives the acp response sent on consent.
+
+    Phases: ``asking`` -> ``declined`` | ``cancelled`` | ``waiting`` (consent sent) ->
+    ``completed`` (the agent's ``elicitation/complete``) | ``stopped`` (the wait was closed
+    here, or the turn ended). ``open()`` (alias ``consent()``), ``decline()``, ``cancel()``, ``retry()`` act
+    exactly like the controls; a headless ``open()`` consents without opening a tab.
+    """
+
+    def __init__(self, message: str, url: str, elicitation_id: str, *, agent: str | None = None) -> None:
+        super().__init__()
+        self.add_class("nbacp-url-card")
+        self.message = message
+        self.url = url
+        self.elicitation_id = elicitation_id
+        self.agent = agent
+        self.check = check_url(url)
+        self.completed = False
+        self._phase = "asking"
+        self._completion_waiters: list[asyncio.Future[bool]] = []
+
+        who = agent or "The agent"
+        rows: list[widgets.Widget] = [
+            text_label(f"{who} asks you to open a web page", "nbacp-agent", bold=True),
+            text_block(message, layout=widgets.Layout(width="100%")),
+        ]
+        if self.check.host:
+            rows.append(widgets.HBox([text_label("Site:"), text_label(self.check.host, "nbacp-host", bold=True)]))
+            if self.check.display_host != self.check.host:
+                rows.append(text_label(f"Reads as: {self.check.display_host}", "nbacp-host-decoded"))
+        self.url_text = text_block(url, max_rows=4, layout=widgets.Layout(width="100%"))
+        self.url_text.add_class("nbacp-url")
+        rows.append(self.url_text)
+        self.warnings = [text_label(f"Warning: {w}", "nbacp-warning") for w in self.check.warnings]
+        rows.extend(self.warnings)
+
+        self.link: OpenLink | None = None
+        self.decline_button = widgets.Button(description="Decline", button_style="warning")
+        self.cancel_button = widgets.Button(description="Cancel")
+        self.decline_button.on_click(lambda _b: self.decline())
+        self.cancel_button.on_click(lambda _b: self.cancel())
+        actions: list[widgets.Widget] = []
+        if self.check.refusal is None:
+            self.link = OpenLink(url=url, label="Open")
+            self.link.on_msg(self._on_link_msg)
+            actions.append(self.link)
+        else:
+            rows.append(text_label(f"Cannot open: {self.check.refusal}", "nbacp-refusal", bold=True))
+        actions += [self.decline_button, self.cancel_button]
+        rows.append(widgets.HBox(actions))
+
+        self.status = text_label("", "nbacp-status")
+        self.retry_button = widgets.Button(description="Retry", tooltip="Show the link again to re-open it")
+        self.stop_button = widgets.Button(description="Cancel", tooltip="Stop waiting for the agent")
+        self.retry_button.on_click(lambda _b: self.retry())
+        self.stop_button.on_click(lambda _b: self.stop_waiting())
+        self.wait_box = widgets.VBox(
+            [self.status, widgets.HBox([self.retry_button, self.stop_button])],
+            layout=widgets.Layout(display="none"),
+        )
+        self.children = (*rows, self.wait_box, self.summary)
+
+    # -- state -------------------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def openable(self) -> bool:
+        """Whether consent can be given at all (http/https and parsable)."""
+        return self.link is not None
+
+    async def wait_completed(self) -> bool:
+        """True once the agent signals completion; False if the wait ends any other way."""
+        if self._phase not in ("asking", "waiting"):
+            return self.completed
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._completion_waiters.append(future)
+        return await future
+
+    def _end(self, state: str, result: bool) -> None:
+        self._phase = state
+        waiters, self._completion_waiters = self._completion_waiters, []
+        for future in waiters:
+            if not future.done():
+                future.set_result(result)
+
+    # -- actions -----------------------------------------------------------------------
+    def open(self) -> Any:
+        """Consent, like clicking Open (``consent()``); ipywidgets' comm ``open`` while no comm is open.
+
+        ``Widget.open()`` is ipywidgets' "open the comm" and runs in ``__init__``; that meaning
+        is kept whenever the widget has no comm, so the widget life cycle is untouched.
+        """
+        if self.comm is None or "_phase" not in self.__dict__:
+            return super().open()
+        return self.consent()
+
+    def consent(self) -> bool:
+        """Consent (the Open link); after consent, the re-open click that Retry offered."""
+        if self.link is None:
+            raise ValueError(f"this link cannot be opened: {self.check.refusal}")
+        if self._phase == "asking":
+            accepted = self._resolve(
+                AcceptElicitationResponse(action="accept"), f"Consented to open {self.check.display_host}"
+            )
+            if accepted:
+                self._phase = "waiting"
+                self.status.value = "Waiting for the agent to finish..."
+                self.retry_button.disabled = False
+                self.stop_button.disabled = False
+                self.wait_box.layout.display = None
+            return accepted
+        if self._phase == "waiting" and not self.link.disabled:
+            self.link.disabled = True
+            self.status.value = "Opened again. Waiting for the agent to finish..."
+            return True
+        return False
+
+    def decline(self) -> bool:
+        """The person said no."""
+        if self._phase != "asking":
+            return False
+        self._end("declined", False)
+        return self._resolve(DeclineElicitationResponse(action="decline"), "Declined")
+
+    def cancel(self) -> bool:
+        """Dismiss without answering; after consent, this closes the wait (the wait's Cancel)."""
+        if self._phase == "waiting":
+            return self.stop_waiting()
+        if self._phase != "asking":
+            return False
+        self._end("cancelled", False)
+        return self._resolve(CancelElicitationResponse(action="cancel"), "Cancelled")
+
+    def retry(self) -> bool:
+        """Show the link again so the person can re-open the page."""
+        if self._phase != "waiting" or self.link is None:
+            return False
+        self.link.label = "Open again"
+        self.link.disabled = False
+        self.status.value = "Open the page again, then finish there. Waiting for the agent..."
+        return True
+
+    def stop_waiting(self, reason: str = "closed here") -> bool:
+        """End the wait locally; the consent already sent stays sent."""
+        if self._phase != "waiting":
+            return False
+        self._close_wait(f"Stopped waiting for the agent ({reason}).")
+        self._end("stopped", False)
+        return True
+
+    def complete(self) -> bool:
+        """``elicitation/complete`` arrived; harmless before consent and when repeated."""
+        if self.completed or self._phase not in ("waiting", "stopped"):
+            return False
+        self.completed = True
+        self._close_wait("The agent reports this step is finished.")
+        self._end("completed", True)
+        return True
+
+    def cancel_pending(self, reason: str) -> bool:
+        if self._phase == "waiting":
+            return self.stop_waiting(reason)
+        if self._phase == "asking":
+            self._end("cancelled", False)
+        return super().cancel_pending(reason)
+
+    def _close_wait(self, status: str) -> None:
+        self.status.value = status
+        self.retry_button.disabled = True
+        self.stop_button.disabled = True
+        if self.link is not None:
+            self.link.disabled = True
+
+    def _cancel_response(self) -> UrlResponse:
+        return CancelElicitationResponse(action="cancel")
+
+    def _on_link_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if isinstance(content, dict) and content.get("event") == "open":
+            self.consent()
