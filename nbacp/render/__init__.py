@@ -1,0 +1,9 @@
+"""Pure text rendering for nbacp: safe markdown to HTML, inert markdown, streaming segments.
+
+No ipywidgets import here, so the record and the sanitizer can be used and tested alone.
+"""
+
+from nbacp.render.markdown import render_code, render_markdown, safe_href
+from nbacp.render.record import inert_markdown, record_markdown
+
+__all__ = ["inert_markdown", "record_markdown", "render_code", "render_markdown", "safe_href"]

@@ -1,0 +1,232 @@
+"""The parts of a turn's view. Each block keeps model state that ``add`` updates cheaply and
+builds or updates its widgets only in ``render``, which the transcript calls once per frame.
+
+Agent strings reach the page only as Label values (text, never markup) or as ``HTML`` values
+produced by ``nbacp.render.markdown`` (the sanitizing render; see that module for why).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import ipywidgets as widgets
+from acp import schema
+
+from nbacp.render.markdown import render_code, render_markdown
+from nbacp.render.stream import MarkdownStream
+from nbacp.widgets.transcript import describe
+
+
+def _label(text: str, css: str) -> widgets.Label:
+    label = widgets.Label(value=text)
+    label.add_class(css)
+    return label
+
+
+def _close_all(items: tuple[widgets.Widget, ...] | list[widgets.Widget]) -> None:
+    for item in items:
+        if isinstance(item, widgets.Box):
+            _close_all(list(item.children))
+        item.close()
+
+
+class Block:
+    """Base: ``widget`` is None until the first frame renders the block."""
+
+    widget: widgets.Widget | None = None
+
+    def render(self) -> None:
+        raise NotImplementedError
+
+
+class CardBlock(Block):
+    """An interactive card placed by the client; it renders itself."""
+
+    def __init__(self, card: widgets.Widget) -> None:
+        self.widget = card
+
+    def render(self) -> None:
+        return None
+
+
+class MessageBlock(Block):
+    """A run of message (or thought) chunks: streamed as sealed pieces plus a live tail,
+    rendered whole once when the run ends."""
+
+    def __init__(self, role: str, message_id: str | None, seal_at: int = 2048) -> None:
+        self.role = role
+        self.message_id = message_id
+        self.stream = MarkdownStream(seal_at=seal_at)
+        self.closed = False
+        self._final = False
+        self._body: widgets.VBox | None = None
+        self._pieces: list[widgets.HTML] = []
+        self._tail: widgets.HTML | None = None
+
+    def append(self, text: str) -> None:
+        self.stream.append(text)
+
+    def render(self) -> None:
+        if self._body is None:
+            self._tail = widgets.HTML()
+            self._body = widgets.VBox(children=(self._tail,))
+            self._body.add_class(f"nbacp-{self.role}")
+            self.widget = self._frame(self._body)
+        assert self._tail is not None
+        if self._final:
+            return
+        if self.closed:
+            self._final = True
+            whole = widgets.HTML(value=render_markdown(self.stream.text))
+            old = list(self._body.children)
+            self._body.children = (whole,)
+            _close_all(old)
+            return
+        sealed = self.stream.take_sealed()
+        if sealed:
+            piece = widgets.HTML(value="".join(render_markdown(source) for source in sealed))
+            self._pieces.append(piece)
+            self._body.children = (*self._pieces, self._tail)
+        html = render_markdown(self.stream.tail)
+        if self._tail.value != html:
+            self._tail.value = html
+
+    def _frame(self, body: widgets.VBox) -> widgets.Widget:
+        if self.role == "thought":
+            accordion = widgets.Accordion(children=(body,), titles=("Thinking",), selected_index=None)
+            accordion.add_class("nbacp-thought-toggle")
+            return accordion
+        if self.role == "user":
+            return widgets.VBox(children=(_label("User", "nbacp-role"), body))
+        return body
+
+
+class LineBlock(Block):
+    """A compact one-line status (mode, usage, commands, ...), updated in place."""
+
+    def __init__(self, text: str, css: str = "nbacp-line") -> None:
+        self.text = text
+        self.css = css
+
+    def render(self) -> None:
+        if self.widget is None:
+            self.widget = _label(self.text, self.css)
+        elif isinstance(self.widget, widgets.Label) and self.widget.value != self.text:
+            self.widget.value = self.text
+
+
+class ToolCallBlock(Block):
+    """One tool call, merged from its start and progress updates by tool_call_id."""
+
+    def __init__(self, tool_call_id: str, terminals: Mapping[str, str]) -> None:
+        self.state: dict[str, Any] = {"id": tool_call_id, "title": None, "kind": None, "status": None}
+        self.content: list[Any] = []
+        self.locations: list[schema.ToolCallLocation] = []
+        self._terminals = terminals
+        self._content_dirty = True
+        self._shown_terminals: dict[str, str] = {}
+        self._header: widgets.Label | None = None
+        self._where: widgets.Label | None = None
+        self._content: widgets.VBox | None = None
+
+    def merge(self, update: schema.ToolCallStart | schema.ToolCallProgress) -> None:
+        for field in ("title", "kind", "status"):
+            value = getattr(update, field)
+            if value is not None:
+                self.state[field] = value
+        if update.content is not None:
+            self.content = list(update.content)
+            self._content_dirty = True
+        if update.locations is not None:
+            self.locations = list(update.locations)
+
+    def terminal_ids(self) -> set[str]:
+        return {c.terminal_id for c in self.content if isinstance(c, schema.TerminalToolCallContent)}
+
+    def render(self) -> None:
+        if self._header is None:
+            self._header = _label("", "nbacp-tool-header")
+            self._where = _label("", "nbacp-tool-locations")
+            self._content = widgets.VBox()
+            box = widgets.VBox(children=(self._header, self._where, self._content))
+            box.add_class("nbacp-tool-call")
+            self.widget = box
+        assert self._where is not None and self._content is not None
+        header = describe.tool_header(self.state)
+        if self._header.value != header:
+            self._header.value = header
+        where = describe.locations(self.locations)
+        if self._where.value != where:
+            self._where.value = where
+        terminals = {tid: self._terminals.get(tid, "") for tid in self.terminal_ids()}
+        if self._content_dirty or terminals != self._shown_terminals:
+            self._content_dirty = False
+            self._shown_terminals = terminals
+            old = list(self._content.children)
+            self._content.children = tuple(w for item in self.content for w in self._item(item))
+            _close_all(old)
+
+    def _item(self, item: Any) -> list[widgets.Widget]:
+        if isinstance(item, schema.ContentToolCallContent):
+            block = item.content
+            if isinstance(block, schema.TextContentBlock):
+                return [widgets.HTML(value=render_markdown(block.text))]
+            if isinstance(block, schema.EmbeddedResourceContentBlock) and isinstance(
+                block.resource, schema.TextResourceContents
+            ):
+                return [
+                    _label(describe.content_block(block), "nbacp-tool-item"),
+                    widgets.HTML(value=render_code(block.resource.text)),
+                ]
+            return [_label(describe.content_block(block), "nbacp-tool-item")]
+        if isinstance(item, schema.FileEditToolCallContent):
+            verb = "new file" if item.old_text is None else "edit"
+            diff = describe.unified_diff(item) or "(no changes)\n"
+            return [
+                _label(describe.clip(f"{verb}: {item.path}"), "nbacp-tool-item"),
+                widgets.HTML(value=render_code(diff, "diff")),
+            ]
+        if isinstance(item, schema.TerminalToolCallContent):
+            out: list[widgets.Widget] = [_label(describe.clip(f"terminal {item.terminal_id}"), "nbacp-tool-item")]
+            text = self._terminals.get(item.terminal_id)
+            if text:
+                out.append(widgets.HTML(value=render_code(text)))
+            return out
+        return [_label(f"[{type(item).__name__}]", "nbacp-tool-item")]
+
+
+class PlanBlock(Block):
+    """A plan (entries with priority and status, a markdown plan or a plan file), in place."""
+
+    def __init__(self, plan_id: str) -> None:
+        self.plan_id = plan_id
+        self.entries: list[schema.PlanEntry] = []
+        self.markdown: str | None = None
+        self.uri: str | None = None
+        self._box: widgets.VBox | None = None
+        self._shown: tuple[Any, ...] | None = None
+
+    def set_entries(self, entries: list[schema.PlanEntry]) -> None:
+        self.entries, self.markdown, self.uri = list(entries), None, None
+
+    def render(self) -> None:
+        if self._box is None:
+            self._box = widgets.VBox()
+            self._box.add_class("nbacp-plan")
+            self.widget = self._box
+        key = (tuple((e.content, e.priority, e.status) for e in self.entries), self.markdown, self.uri)
+        if key == self._shown:
+            return
+        self._shown = key
+        title = "Plan" if not self.plan_id else describe.clip(f"Plan {self.plan_id}", 80)
+        items: list[widgets.Widget] = [_label(title, "nbacp-plan-title")]
+        if self.markdown is not None:
+            items.append(widgets.HTML(value=render_markdown(self.markdown)))
+        elif self.uri is not None:
+            items.append(_label(describe.clip(f"plan file: {self.uri}"), "nbacp-plan-entry"))
+        else:
+            items.extend(_label(describe.plan_entry(e), "nbacp-plan-entry") for e in self.entries)
+        old = list(self._box.children)
+        self._box.children = tuple(items)
+        _close_all(old)

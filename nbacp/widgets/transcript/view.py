@@ -1,0 +1,253 @@
+"""The transcript of one turn: every session update, rendered into one container widget.
+
+``add`` only updates model state (O(size of the update)); widgets change in frames, at most
+one frame per ``FRAME`` seconds per transcript, so a fast agent cannot flood the front end
+and a long message costs linear time overall (see ``nbacp.render.stream``). Without a
+running event loop each ``add`` renders at once, since nothing would run a later frame.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import ipywidgets as widgets
+from acp import schema
+
+from nbacp.render.markdown import render_markdown
+from nbacp.render.record import record_markdown
+from nbacp.widgets.transcript import describe
+from nbacp.widgets.transcript.blocks import (
+    Block,
+    CardBlock,
+    LineBlock,
+    MessageBlock,
+    PlanBlock,
+    ToolCallBlock,
+)
+
+FRAME = 0.05
+_CHUNK_ROLE: dict[type, str] = {
+    schema.AgentMessageChunk: "agent",
+    schema.AgentThoughtChunk: "thought",
+    schema.UserMessageChunk: "user",
+}
+
+
+class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
+    """The live view of a turn plus what the client reports from it (text, updates, answers)."""
+
+    def __init__(self, prompt: str = "", *, frame: float = FRAME, seal_at: int = 2048, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.add_class("nbacp-transcript")
+        self.prompt = prompt
+        self.frame = frame
+        self.seal_at = seal_at
+        self.updates: list[Any] = []
+        self.answers: list[tuple[str, str, str]] = []
+        self.stop_reason: str | None = None
+        self.frames = 0  # how many frames changed the view (for tests and benchmarks)
+        self._text: list[str] = []
+        self._blocks: list[Block] = []
+        self._dirty: dict[int, Block] = {}
+        self._layout_dirty = False
+        self._current: MessageBlock | None = None
+        self._tools: dict[str, ToolCallBlock] = {}
+        self._plans: dict[str, PlanBlock] = {}
+        self._lines: dict[str, LineBlock] = {}
+        self._unsupported: dict[str, int] = {}
+        self._terminals: dict[str, str] = {}
+        self._handle: asyncio.TimerHandle | None = None
+        self._last_frame: float | None = None
+        header = widgets.HTML(value=render_markdown(prompt))  # the person's text, sanitized all the same
+        header.add_class("nbacp-prompt")
+        self._append(CardBlock(header))
+        self.flush()
+
+    # -- what the client reads -------------------------------------------------------
+    @property
+    def text(self) -> str:
+        """All agent_message_chunk text of the turn, in arrival order."""
+        if len(self._text) > 1:
+            self._text = ["".join(self._text)]
+        return self._text[0] if self._text else ""
+
+    def record_markdown(self) -> str:
+        """The static, widget-free record of the turn (inert markdown, see nbacp.render.record)."""
+        return record_markdown(self.prompt, self.text, self.answers, self.stop_reason)
+
+    # -- what the client calls -------------------------------------------------------
+    def add(self, update: Any) -> None:
+        """Take any session update; unknown or malformed ones become a compact line."""
+        self.updates.append(update)
+        try:
+            self._dispatch(update)
+        except Exception as error:  # an agent's odd update must never break the turn
+            self._unsupported_line(update, f"{type(error).__name__}")
+        self._schedule()
+
+    def add_card(self, card: widgets.Widget) -> None:
+        """Place an interactive card after everything received so far."""
+        self._close_message()
+        self._append(CardBlock(card))
+        self.flush()
+
+    def note_answer(self, kind: str, question: str, answer: str) -> None:
+        self.answers.append((kind, question, answer))
+
+    def terminal_output(self, terminal_id: str, output: str) -> None:
+        """Show a client-side terminal's output in the tool calls that embed it."""
+        self._terminals[terminal_id] = output
+        for block in self._tools.values():
+            if terminal_id in block.terminal_ids():
+                self._mark(block)
+        self._schedule()
+
+    def finish(self, stop_reason: str) -> None:
+        """End the turn: render everything pending now and show the stop reason."""
+        self.stop_reason = stop_reason
+        self._close_message()
+        self._append(LineBlock(f"Turn ended: {describe.clip(stop_reason, 80)}", "nbacp-stop"))
+        self.flush()
+
+    def flush(self) -> None:
+        """Render every pending change now (one frame)."""
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+        if not self._dirty and not self._layout_dirty:
+            return
+        dirty, self._dirty = list(self._dirty.values()), {}
+        with self.hold_sync():
+            for block in dirty:
+                block.render()
+            if self._layout_dirty:
+                self._layout_dirty = False
+                self.children = tuple(b.widget for b in self._blocks if b.widget is not None)
+        self.frames += 1
+        try:
+            self._last_frame = asyncio.get_running_loop().time()
+        except RuntimeError:
+            self._last_frame = None
+
+    # -- frames ----------------------------------------------------------------------
+    def _schedule(self) -> None:
+        if self._handle is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush()
+            return
+        wait = 0.0 if self._last_frame is None else self._last_frame + self.frame - loop.time()
+        self._handle = loop.call_later(max(wait, 0.0), self._on_frame)
+
+    def _on_frame(self) -> None:
+        self._handle = None
+        self.flush()
+
+    # -- state -----------------------------------------------------------------------
+    def _append(self, block: Block) -> None:
+        self._blocks.append(block)
+        self._mark(block)
+        self._layout_dirty = True
+
+    def _mark(self, block: Block) -> None:
+        self._dirty[id(block)] = block
+        if block.widget is None:
+            self._layout_dirty = True
+
+    def _close_message(self) -> None:
+        if self._current is not None:
+            self._current.closed = True
+            self._mark(self._current)
+            self._current = None
+
+    def _line(self, key: str, text: str) -> None:
+        line = self._lines.get(key)
+        if line is None:
+            line = self._lines[key] = LineBlock(text)
+            self._append(line)
+        line.text = text
+        self._mark(line)
+
+    def _unsupported_line(self, update: Any, why: str = "") -> None:
+        kind = describe.update_kind(update)
+        self._unsupported[kind] = count = self._unsupported.get(kind, 0) + 1
+        times = f" (×{count})" if count > 1 else ""
+        reason = f" ({why})" if why else ""
+        self._line(f"unsupported:{kind}", f"Unsupported update: {kind}{reason}{times}")
+
+    def _dispatch(self, update: Any) -> None:
+        role = _CHUNK_ROLE.get(type(update))
+        if role is not None:
+            self._chunk(role, update)
+        elif isinstance(update, schema.ToolCallStart | schema.ToolCallProgress):
+            self._close_message()
+            block = self._tools.get(update.tool_call_id)
+            if block is None:
+                block = self._tools[update.tool_call_id] = ToolCallBlock(update.tool_call_id, self._terminals)
+                self._append(block)
+            block.merge(update)
+            self._mark(block)
+        elif isinstance(update, schema.AgentPlanUpdate):
+            self._plan("").set_entries(update.entries)
+        elif isinstance(update, schema.AgentPlanContentUpdate):
+            self._plan_content(update.plan)
+        elif isinstance(update, schema.AgentPlanRemovedUpdate):
+            self._remove_plan(update.plan_id)
+        elif isinstance(update, schema.AvailableCommandsUpdate):
+            self._line("commands", describe.commands(update))
+        elif isinstance(update, schema.CurrentModeUpdate):
+            self._line("mode", describe.clip(f"Mode: {update.current_mode_id}"))
+        elif isinstance(update, schema.ConfigOptionUpdate):
+            self._line("config", describe.config(update))
+        elif isinstance(update, schema.SessionInfoUpdate):
+            self._line("session", describe.session_info(update))
+        elif isinstance(update, schema.UsageUpdate):
+            self._line("usage", describe.usage(update))
+        else:
+            self._unsupported_line(update)
+
+    def _chunk(self, role: str, chunk: Any) -> None:
+        content = chunk.content
+        if not isinstance(content, schema.TextContentBlock):
+            self._close_message()
+            self._append(LineBlock(describe.content_block(content), f"nbacp-{role}-content"))
+            return
+        if role == "agent":
+            self._text.append(content.text)
+        current = self._current
+        if current is None or current.role != role or current.message_id != chunk.message_id:
+            self._close_message()
+            current = self._current = MessageBlock(role, chunk.message_id, self.seal_at)
+            self._append(current)
+        current.append(content.text)
+        self._mark(current)
+
+    def _plan(self, plan_id: str) -> PlanBlock:
+        self._close_message()
+        block = self._plans.get(plan_id)
+        if block is None:
+            block = self._plans[plan_id] = PlanBlock(plan_id)
+            self._append(block)
+        self._mark(block)
+        return block
+
+    def _plan_content(self, plan: Any) -> None:
+        block = self._plan(plan.plan_id)
+        if isinstance(plan, schema.PlanUpdateItems):
+            block.set_entries(plan.entries)
+        elif isinstance(plan, schema.PlanUpdateMarkdown):
+            block.entries, block.markdown, block.uri = [], plan.content, None
+        else:
+            block.entries, block.markdown, block.uri = [], None, plan.uri
+
+    def _remove_plan(self, plan_id: str) -> None:
+        block = self._plans.pop(plan_id, None)
+        if block is None:
+            self._line(f"plan-removed:{plan_id}", describe.clip(f"Plan removed: {plan_id}"))
+            return
+        self._blocks.remove(block)
+        self._dirty.pop(id(block), None)
+        self._layout_dirty = True
