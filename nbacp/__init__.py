@@ -26,7 +26,21 @@ _EXPORTS: dict[str, str] = {
     "connect": "nbacp.connect",
 }
 
-__all__ = [*_EXPORTS, "__version__"]
+__all__ = [
+    "Connection",
+    "ElicitationForm",
+    "Form",
+    "FormValidationError",
+    "InvalidSchemaError",
+    "NotebookClient",
+    "PermissionCard",
+    "PromptResult",
+    "Session",
+    "Turn",
+    "UrlConsentCard",
+    "__version__",
+    "connect",
+]
 
 if TYPE_CHECKING:
     from nbacp.client import NotebookClient

@@ -44,7 +44,10 @@ def _is_date(text: str) -> bool:
 
 _FORMATS: Final[dict[str, tuple[Callable[[str], bool], str]]] = {
     "email": (lambda s: validators.email(s) is True, "an email address"),
-    "uri": (lambda s: rfc3986_validator.validate_rfc3986(s, rule="URI") is not None, "a URI (like https://example.com)"),
+    "uri": (
+        lambda s: rfc3986_validator.validate_rfc3986(s, rule="URI") is not None,
+        "a URI (like https://example.com)",
+    ),
     "date": (_is_date, "a date (YYYY-MM-DD)"),
     "date-time": (lambda s: bool(rfc3339_validator.validate_rfc3339(s)), "a date and time (RFC 3339)"),
 }

@@ -106,8 +106,9 @@ class Form:
                 content[item.name] = value
         return content, errors
 
-    def _compose_question(self, question: Question, values: Mapping[str, Any],
-                          content: dict[str, WireValue], add: Any) -> None:
+    def _compose_question(
+        self, question: Question, values: Mapping[str, Any], content: dict[str, WireValue], add: Any
+    ) -> None:
         choice = question.choice
         picks, pick_errors = check_picks(choice, values.get(choice.name))
         add(choice.name, pick_errors)

@@ -142,9 +142,7 @@ def _number(name: str, prop: Mapping[str, Any], kind: str, common: dict[str, Any
 
 def _multi(name: str, prop: Mapping[str, Any], common: dict[str, Any]) -> Field:
     items = prop.get("items")
-    if not isinstance(items, Mapping) or (
-        items.get("type", "string") != "string" and "anyOf" not in items
-    ):
+    if not isinstance(items, Mapping) or (items.get("type", "string") != "string" and "anyOf" not in items):
         type_name = f"array of {items.get('type')}" if isinstance(items, Mapping) else "array"
         return UnsupportedField(kind="unsupported", type_name=type_name, schema=dict(prop), **common)
     if "enum" not in items and "anyOf" not in items:
@@ -199,8 +197,9 @@ def _option(value: str, title: str, entry: Mapping[str, Any]) -> Option:
     if stripped.endswith(RECOMMENDED_SUFFIX) and stripped != RECOMMENDED_SUFFIX:
         label = stripped[: -len(RECOMMENDED_SUFFIX)].rstrip()
         recommended = True
-    return Option(value=value, label=label, title=title, description=description, preview=preview,
-                  recommended=recommended)
+    return Option(
+        value=value, label=label, title=title, description=description, preview=preview, recommended=recommended
+    )
 
 
 def _with_default(field: Field, default: Any) -> Field:

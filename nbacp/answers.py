@@ -1,0 +1,144 @@
+"""Headless answer policies: scripted people for CI, nbval and widget tests.
+
+A policy is called with each card right after it is shown and acts through the card's own
+methods, the ones a person's clicks call, so headless runs take the real path. A policy may
+leave a card alone; it then waits for a person or for cancellation. Nothing here accepts a
+permission unless a script names the option.
+
+Script entries (JSON-friendly, matched to cards in the order the cards appear)::
+
+    {"pick": {"question_0": ["Alpha", "Beta"]}, "fill": {"question_0_custom": "gamma"}, "press": "accept"}
+    {"choose": "allow_once"}            # a permission card: option id or label
+    {"press": "open"}                   # a URL card: open / decline / cancel
+    {"expect": "form", ...}             # optional: fail loudly if the card is of another kind
+    {"skip": true}                      # leave this card for a person
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+ENV_VAR = "NBACP_ANSWERS"
+
+
+def card_kind(card: Any) -> str:
+    """ "form", "url" or "permission", from the card's class (no import of the widget layer needed)."""
+    name = type(card).__name__
+    return {"ElicitationForm": "form", "UrlConsentCard": "url", "PermissionCard": "permission"}.get(name, name)
+
+
+class ScriptError(ValueError):
+    """A script entry does not fit the card it was matched to."""
+
+
+class Script:
+    """Answers cards from a list of entries, in order; when the list runs out cards wait for a person."""
+
+    def __init__(self, entries: Sequence[Mapping[str, Any]]) -> None:
+        for index, entry in enumerate(entries):
+            if not isinstance(entry, Mapping):
+                raise ScriptError(f"Answer script entry {index} must be an object, not {type(entry).__name__}.")
+        self.entries = list(entries)
+        self.used = 0
+
+    @property
+    def remaining(self) -> int:
+        return len(self.entries) - self.used
+
+    def __call__(self, card: Any) -> None:
+        if self.used >= len(self.entries):
+            return
+        entry = self.entries[self.used]
+        self.used += 1
+        apply_entry(card, entry, index=self.used - 1)
+
+    def __repr__(self) -> str:
+        return f"Script({self.remaining} of {len(self.entries)} answers left)"
+
+
+def apply_entry(card: Any, entry: Mapping[str, Any], *, index: int = 0) -> None:
+    kind = card_kind(card)
+    expected = entry.get("expect")
+    if expected is not None and expected != kind:
+        raise ScriptError(f"Answer script entry {index} expects a {expected} card, but a {kind} card was shown.")
+    if entry.get("skip"):
+        return
+    if kind == "permission":
+        if "choose" not in entry:
+            raise ScriptError(f"Answer script entry {index} is for a permission card and needs 'choose'.")
+        card.choose(str(entry["choose"]))
+        return
+    for name, labels in dict(entry.get("pick", {})).items():
+        card.pick(name, *([labels] if isinstance(labels, str) else list(labels)))
+    for name, value in dict(entry.get("fill", {})).items():
+        card.fill(name, value)
+    press = entry.get("press", "accept" if kind == "form" else None)
+    allowed = {"form": ("accept", "decline", "cancel"), "url": ("open", "decline", "cancel")}.get(kind, ())
+    if press not in allowed:
+        raise ScriptError(f"Answer script entry {index}: 'press' must be one of {allowed} for a {kind} card.")
+    getattr(card, str(press))()
+
+
+def decline(card: Any) -> None:
+    """Say no to everything: decline forms and URLs, pick the agent's reject option for permissions."""
+    kind = card_kind(card)
+    if kind in ("form", "url"):
+        card.decline()
+    elif kind == "permission":
+        reject = _reject_option(card)
+        if reject is not None:
+            card.choose(reject)
+
+
+def cancel(card: Any) -> None:
+    """Dismiss every form and URL card. Permission cards have no dismiss: they wait for a person."""
+    if card_kind(card) in ("form", "url"):
+        card.cancel()
+
+
+def _reject_option(card: Any) -> str | None:
+    options = list(getattr(card, "options", ()))
+    for wanted in ("reject_once", "reject_always"):
+        for option in options:
+            if getattr(option, "kind", None) == wanted:
+                return str(option.option_id)
+    return None
+
+
+def from_env(var: str = ENV_VAR) -> Script | Any | None:
+    """The policy named by ``$NBACP_ANSWERS``: "decline", "cancel", inline JSON, or a JSON file path.
+
+    Returns None when the variable is unset, so notebooks wait for a person by default.
+    """
+    raw = os.environ.get(var, "").strip()
+    if not raw:
+        return None
+    return parse_policy(raw)
+
+
+def parse_policy(raw: str) -> Any:
+    if raw == "decline":
+        return decline
+    if raw == "cancel":
+        return cancel
+    text = raw if raw[:1] in "[{" else _read(raw)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ScriptError(f"{ENV_VAR} is not valid JSON: {exc}") from None
+    if isinstance(data, Mapping):
+        data = data.get("answers", [data])
+    if not isinstance(data, list):
+        raise ScriptError(f"{ENV_VAR} must hold a list of answers.")
+    return Script(data)
+
+
+def _read(path: str) -> str:
+    file = Path(path)
+    if not file.is_file():
+        raise ScriptError(f"{ENV_VAR}={path!r} is neither 'decline', 'cancel', inline JSON, nor a file.")
+    return file.read_text(encoding="utf-8")

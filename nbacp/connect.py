@@ -1,0 +1,256 @@
+"""One ``connect()`` for the three kinds of agent: an object in this kernel, a command, a URL.
+
+The receiving (client) side always enables ACP's unstable routes, because that is where
+``elicitation/create`` lives in SDK 0.12; without it the agent gets "Method not found".
+Remote agents are reached with acpremote's ``connect_remote_agent``, which keeps the
+client's capabilities (its ``connect_acp`` mirror path would drop elicitation).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shlex
+from collections.abc import Generator, Sequence
+from typing import Any, cast
+
+from acp import PROTOCOL_VERSION, RequestError
+from acp.agent.connection import AgentSideConnection
+from acp.client.connection import ClientSideConnection
+from acp.interfaces import Client
+from acp.schema import Implementation
+
+from nbacp import __version__
+from nbacp.client import AnswerPolicy, NotebookClient
+from nbacp.errors import AgentError, ConnectError
+from nbacp.session import Session, _display
+
+CLIENT_INFO = Implementation(name="nbacp", title="nbacp (Jupyter notebook)", version=__version__)
+Target = Any  # an acp.Agent object, a command (str or list of str), or a ws:// / wss:// URL
+
+
+class Connection:
+    """A live connection to one agent. ``async with`` closes it; so does ``await conn.close()``."""
+
+    def __init__(
+        self,
+        client: NotebookClient,
+        agent: ClientSideConnection,
+        stack: contextlib.AsyncExitStack,
+        initialize: Any,
+        *,
+        kind: str,
+    ) -> None:
+        self.client = client
+        self.agent = agent
+        self.kind = kind
+        self.initialize_response = initialize
+        self.sessions: list[Session] = []
+        self.closed = False
+        self._stack = stack
+
+    @property
+    def agent_info(self) -> Implementation | None:
+        return getattr(self.initialize_response, "agent_info", None)
+
+    @property
+    def agent_capabilities(self) -> Any:
+        return getattr(self.initialize_response, "agent_capabilities", None)
+
+    async def new_session(self, cwd: str | os.PathLike[str] = ".", *, mcp_servers: list[Any] | None = None) -> Session:
+        path = os.path.abspath(os.fspath(cwd))
+        try:
+            response = await self.agent.new_session(cwd=path, mcp_servers=mcp_servers or [])
+        except RequestError as exc:
+            raise AgentError(exc.code, str(exc), exc.data) from None
+        session = Session(self, response.session_id, path, response)
+        self.sessions.append(session)
+        return session
+
+    async def close(self) -> None:
+        """Cancel every open card, end running turns, and release the transport."""
+        if self.closed:
+            return
+        self.closed = True
+        self.client.cancel_cards("the connection was closed")
+        await self.client.aclose()
+        try:
+            await self._stack.aclose()
+        finally:
+            turns = [s.turn._task for s in self.sessions if s.turn is not None and not s.turn.done]
+            for task in turns:
+                task.cancel()
+            if turns:
+                await asyncio.gather(*turns, return_exceptions=True)
+
+    async def __aenter__(self) -> Connection:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def __repr__(self) -> str:
+        name = self.agent_info.name if self.agent_info else "agent"
+        return f"Connection({name!r}, kind={self.kind!r}, closed={self.closed})"
+
+
+class _Connecting:
+    """``await connect(...)`` gives a Connection; ``async with connect(...) as conn`` closes it too."""
+
+    def __init__(self, target: Target, kwargs: dict[str, Any]) -> None:
+        self._target = target
+        self._kwargs = kwargs
+        self._conn: Connection | None = None
+
+    def __await__(self) -> Generator[Any, None, Connection]:
+        return _open(self._target, **self._kwargs).__await__()
+
+    async def __aenter__(self) -> Connection:
+        self._conn = await _open(self._target, **self._kwargs)
+        return self._conn
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._conn is not None:
+            await self._conn.close()
+
+
+def connect(
+    target: Target,
+    *,
+    answers: AnswerPolicy | None = None,
+    token: str | None = None,
+    headers: dict[str, str] | None = None,
+    env: dict[str, str] | None = None,
+    cwd: str | None = None,
+    name: str | None = None,
+) -> _Connecting:
+    """Connect to an agent: ``conn = await nbacp.connect(target)``.
+
+    ``target`` is an ACP agent object (run in this kernel), a command (``["claude-agent-acp"]``
+    or ``"python -m my_agent"``, run as a subprocess over stdio), or an acpremote URL
+    (``"ws://127.0.0.1:8765/acp/ws"``; ``token`` is its bearer token). ``answers`` is a
+    headless policy (see ``nbacp.answers``); None waits for a person.
+    """
+    kwargs = dict(answers=answers, token=token, headers=headers, env=env, cwd=cwd, name=name)
+    return _Connecting(target, kwargs)
+
+
+async def _open(
+    target: Target,
+    *,
+    answers: AnswerPolicy | None,
+    token: str | None,
+    headers: dict[str, str] | None,
+    env: dict[str, str] | None,
+    cwd: str | None,
+    name: str | None,
+) -> Connection:
+    client = NotebookClient(answers=answers, agent_name=name)
+    stack = contextlib.AsyncExitStack()
+    try:
+        if isinstance(target, str) and target.startswith(("ws://", "wss://")):
+            agent, kind = await _remote(client, target, token, headers, stack), "remote"
+        elif isinstance(target, str | Sequence) and not isinstance(target, bytes):
+            agent, kind = await _subprocess(client, target, env, cwd, stack), "subprocess"
+        elif hasattr(target, "prompt") and hasattr(target, "initialize"):
+            agent, kind = _in_process(client, target, stack), "in-process"
+        else:
+            raise TypeError(
+                f"connect() takes an ACP agent object, a command or a ws:// URL, not {type(target).__name__}"
+            )
+        try:
+            init = await agent.initialize(
+                protocol_version=PROTOCOL_VERSION,
+                client_capabilities=NotebookClient.capabilities(),
+                client_info=CLIENT_INFO,
+            )
+        except RequestError as exc:
+            raise AgentError(exc.code, str(exc), exc.data) from None
+        except ConnectionError as exc:
+            raise ConnectError(f"The agent closed the connection during initialize ({exc}).") from None
+    except BaseException:
+        await stack.aclose()
+        raise
+    info = getattr(init, "agent_info", None)
+    if client.agent_name is None:
+        client.agent_name = (info.title or info.name) if info is not None else "agent"
+    conn = Connection(client, agent, stack, init, kind=kind)
+    _show_inbox(client)
+    return conn
+
+
+def _show_inbox(client: NotebookClient) -> None:
+    """Cards that arrive outside any turn are shown in the cell that connected."""
+    from nbacp.widgets.transcript import Transcript
+
+    inbox = Transcript(prompt="")
+    inbox.add_class("nbacp-inbox")
+    client.inbox = inbox
+    _display(inbox)
+
+
+def _in_process(client: NotebookClient, agent_obj: Any, stack: contextlib.AsyncExitStack) -> ClientSideConnection:
+    from acp._transport import memory_transport_pair  # in-process pair; private in SDK 0.12
+
+    client_end, agent_end = memory_transport_pair()
+    agent_side = AgentSideConnection(agent_obj, agent_end)
+    conn = ClientSideConnection(cast(Client, client), client_end, use_unstable_protocol=True)
+    stack.push_async_callback(agent_side._conn.close)
+    stack.push_async_callback(conn.close)
+    return conn
+
+
+async def _subprocess(
+    client: NotebookClient,
+    command: str | Sequence[str],
+    env: dict[str, str] | None,
+    cwd: str | None,
+    stack: contextlib.AsyncExitStack,
+) -> ClientSideConnection:
+    from acp.stdio import spawn_agent_process
+
+    argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+    if not argv:
+        raise ValueError("connect() got an empty command")
+    merged_env = {**os.environ, **env} if env else None
+    try:
+        conn, _process = await stack.enter_async_context(
+            spawn_agent_process(
+                cast(Client, client), argv[0], *argv[1:], env=merged_env, cwd=cwd, use_unstable_protocol=True
+            )
+        )
+    except (FileNotFoundError, PermissionError) as exc:
+        raise ConnectError(f"Could not start the agent command {argv[0]!r}: {exc}") from None
+    return conn
+
+
+async def _remote(
+    client: NotebookClient,
+    url: str,
+    token: str | None,
+    headers: dict[str, str] | None,
+    stack: contextlib.AsyncExitStack,
+) -> ClientSideConnection:
+    from acpremote import TransportOptions, connect_remote_agent
+    from websockets.exceptions import InvalidStatus, WebSocketException
+
+    try:
+        remote = await connect_remote_agent(
+            cast(Client, client),
+            url,
+            bearer_token=token,
+            headers=headers,
+            options=TransportOptions(use_unstable_protocol=True),
+        )
+    except InvalidStatus as exc:
+        status = exc.response.status_code
+        if status in (401, 403):
+            raise ConnectError(
+                f"The agent server at {url} refused the connection (HTTP {status}): the token is missing or wrong."
+            ) from None
+        raise ConnectError(f"The agent server at {url} answered HTTP {status}.") from None
+    except (TimeoutError, OSError, WebSocketException) as exc:
+        raise ConnectError(f"Could not reach the agent server at {url}: {exc}") from None
+    stack.push_async_callback(remote.close)
+    return remote.connection

@@ -1,0 +1,36 @@
+"""The rendering layer: cards a person answers and the live view of a turn.
+
+It knows the form model, never the protocol transport. Names resolve lazily so that
+importing one card does not build the others.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS = {
+    "Card": "nbacp.widgets.card",
+    "ChoiceCard": "nbacp.widgets.choice_card",
+    "ElicitationForm": "nbacp.widgets.form_view",
+    "UrlConsentCard": "nbacp.widgets.url_card",
+    "PermissionCard": "nbacp.widgets.permission_card",
+    "Transcript": "nbacp.widgets.transcript",
+}
+
+__all__ = ["Card", "ChoiceCard", "ElicitationForm", "PermissionCard", "Transcript", "UrlConsentCard"]
+
+if TYPE_CHECKING:
+    from nbacp.widgets.card import Card
+    from nbacp.widgets.choice_card import ChoiceCard
+    from nbacp.widgets.form_view import ElicitationForm
+    from nbacp.widgets.permission_card import PermissionCard
+    from nbacp.widgets.transcript import Transcript
+    from nbacp.widgets.url_card import UrlConsentCard
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'nbacp.widgets' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
