@@ -1,0 +1,310 @@
+"""One editable control per plain form field, each reading back the value a person gave.
+
+Rules that keep the draft honest (``never send a value the person did not give``):
+- An optional number without a default is a Text parsed as a number, because IntText and
+  FloatText cannot be empty. Numbers with a default use (Bounded)IntText/FloatText, or an
+  IntSlider when both bounds exist and the range is at most 20 steps.
+- A boolean without a default is a three-way "— / Yes / No" toggle starting at "—" (nothing
+  sent); a boolean with a default is a Checkbox.
+- Strings: a Textarea when ``maxLength`` is absent or above 200 (free text may need lines),
+  otherwise, or when a ``format`` or ``pattern`` is set, a single-line Text. ``date`` is a
+  DatePicker, ``date-time`` a timezone-aware DatetimePicker (sent as RFC 3339 with offset).
+
+Agent text only ever goes into Label values (``nbacp.widgets.text.text_label``: text nodes, no
+math typesetting) and placeholders (input attributes).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from nbacp.form import BooleanField, Field, NumberField, StringField, UnsupportedField
+from nbacp.widgets.text import text_label
+
+TEXTAREA_ABOVE = 200
+"""A string whose maxLength is above this (or absent) gets a multi-line box."""
+
+SLIDER_MAX_STEPS = 20
+
+_UNSET = "unset"
+
+
+def wrapped_label(value: str, *classes: str, bold: bool = False) -> widgets.Label:
+    """Agent text as a Label that wraps (see the form's stylesheet) instead of being cut off."""
+    return text_label(value, "nbacp-text", *classes, bold=bold)
+
+
+def title_text(field: Field) -> str:
+    return f"{field.label} *" if field.required else field.label
+
+
+class ErrorList(widgets.VBox):  # type: ignore[misc]
+    """The validation messages shown under one field (or the whole form)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.add_class("nbacp-errors")
+        self.messages: list[str] = []
+
+    def show(self, messages: list[str]) -> None:
+        if messages == self.messages:
+            return
+        self.messages = list(messages)
+        labels = []
+        for message in messages:
+            label = wrapped_label(message, "nbacp-error")
+            label.style.text_color = "#b00020"
+            labels.append(label)
+        self.children = labels
+
+
+class FieldControl:
+    """The row of one plain field: title, input, description and its error messages."""
+
+    def __init__(self, field: Field, widget: widgets.Widget, *, titled: bool = True) -> None:
+        self.field = field
+        self.widget = widget
+        self.errors = ErrorList()
+        rows: list[widgets.Widget] = []
+        if titled:
+            rows.append(wrapped_label(title_text(field), "nbacp-field-title", bold=True))
+        rows.append(widget)
+        if field.description:
+            rows.append(wrapped_label(field.description, "nbacp-field-description"))
+        rows.append(self.errors)
+        self.box = widgets.VBox(rows)
+        self.box.add_class("nbacp-field")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.field.name,)
+
+    def read(self) -> Any:
+        """The draft value, None when left empty."""
+        return self.widget.value
+
+    def write(self, value: Any) -> None:
+        """Set the value as the front end would (the same trait)."""
+        self.widget.value = value
+
+    def observe(self, callback: Callable[[], None]) -> None:
+        self.widget.observe(lambda _change: callback(), names="value")
+
+    def show_errors(self, errors: dict[str, list[str]]) -> None:
+        self.errors.show(errors.get(self.field.name, []))
+
+
+class TextControl(FieldControl):
+    def read(self) -> Any:
+        value = self.widget.value
+        return value if value != "" else None
+
+    def write(self, value: Any) -> None:
+        if value is None:
+            value = ""
+        if not isinstance(value, str):
+            raise ValueError(f"{self.field.name!r} takes text, not {type(value).__name__}.")
+        self.widget.value = value
+
+
+class DateControl(FieldControl):
+    def read(self) -> Any:
+        value = self.widget.value
+        return value.isoformat() if value is not None else None
+
+    def write(self, value: Any) -> None:
+        if isinstance(value, str):
+            value = _parse_date(value)
+            if value is None:
+                raise ValueError(f"{self.field.name!r} takes a date (YYYY-MM-DD).")
+        if value is not None and not isinstance(value, dt.date):
+            raise ValueError(f"{self.field.name!r} takes a date, not {type(value).__name__}.")
+        if isinstance(value, dt.datetime):
+            value = value.date()
+        self.widget.value = value
+
+
+class DatetimeControl(FieldControl):
+    def read(self) -> Any:
+        value = self.widget.value
+        return value.isoformat() if value is not None else None
+
+    def write(self, value: Any) -> None:
+        if isinstance(value, str):
+            value = _parse_datetime(value)
+            if value is None:
+                raise ValueError(f"{self.field.name!r} takes a date and time with an offset (RFC 3339).")
+        if value is not None and (not isinstance(value, dt.datetime) or value.tzinfo is None):
+            raise ValueError(f"{self.field.name!r} takes a timezone-aware datetime.")
+        self.widget.value = value
+
+
+class NumberTextControl(TextControl):
+    """A number typed as text so that it can stay empty; parsed when read."""
+
+    def read(self) -> Any:
+        return parse_number(str(self.widget.value), integer=self.field.kind == "integer")
+
+    def write(self, value: Any) -> None:
+        if isinstance(value, bool):
+            raise ValueError(f"{self.field.name!r} takes a number, not a bool.")
+        if isinstance(value, int | float):
+            value = str(value)
+        super().write(value)
+
+
+class NumberControl(FieldControl):
+    """IntText / FloatText / IntSlider: always holds a number (only used when a default exists)."""
+
+    def write(self, value: Any) -> None:
+        if isinstance(value, str):
+            value = parse_number(value, integer=self.field.kind == "integer")
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError(f"{self.field.name!r} takes a number.")
+        self.widget.value = value
+
+
+class CheckboxControl(FieldControl):
+    def write(self, value: Any) -> None:
+        if not isinstance(value, bool):
+            raise ValueError(f"{self.field.name!r} takes True or False (it has a default).")
+        self.widget.value = value
+
+
+class TriStateControl(FieldControl):
+    """A boolean with no default: "—" sends nothing, so no ``false`` is invented."""
+
+    def read(self) -> Any:
+        value = self.widget.value
+        return None if value == _UNSET else value == "yes"
+
+    def write(self, value: Any) -> None:
+        if value is not None and not isinstance(value, bool):
+            raise ValueError(f"{self.field.name!r} takes True, False or None.")
+        self.widget.value = _UNSET if value is None else ("yes" if value else "no")
+
+
+class UnsupportedControl(FieldControl):
+    def read(self) -> Any:
+        return None
+
+    def write(self, value: Any) -> None:
+        field = self.field
+        assert isinstance(field, UnsupportedField)
+        raise ValueError(f"{field.name!r} has the unsupported type {field.type_name!r}; it cannot be filled.")
+
+    def observe(self, callback: Callable[[], None]) -> None:
+        pass
+
+
+def parse_number(text: str, *, integer: bool) -> Any:
+    """The number in ``text``; None when blank; the text itself when it is no number (the validator says so)."""
+    text = text.strip()
+    if text == "":
+        return None
+    try:
+        return int(text) if integer else float(text)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            return text
+
+
+def _parse_date(text: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def _parse_datetime(text: str) -> dt.datetime | None:
+    try:
+        value = dt.datetime.fromisoformat(text.strip())
+    except ValueError:
+        return None
+    return value if value.tzinfo is not None else None
+
+
+def _wide(widget: widgets.Widget) -> widgets.Widget:
+    widget.layout.width = "min(100%, 36em)"
+    return widget
+
+
+def string_control(field: StringField) -> FieldControl:
+    placeholder = field.description or ""
+    if field.format == "date":
+        picker = widgets.DatePicker(value=_parse_date(field.default) if field.default else None)
+        return DateControl(field, picker)
+    if field.format == "date-time":
+        start = _parse_datetime(field.default) if field.default else None
+        return DatetimeControl(field, widgets.DatetimePicker(value=start))
+    value = field.default if isinstance(field.default, str) else ""
+    long_text = field.max_length is None or field.max_length > TEXTAREA_ABOVE
+    if long_text and field.format is None and field.pattern is None:
+        box: widgets.Widget = widgets.Textarea(value=value, placeholder=placeholder, rows=3)
+    else:
+        box = widgets.Text(value=value, placeholder=placeholder)
+    return TextControl(field, _wide(box))
+
+
+def number_control(field: NumberField) -> FieldControl:
+    integer = field.kind == "integer"
+    low, high = field.minimum, field.maximum
+    if field.default is None:
+        hint = "a whole number" if integer else "a number"
+        if low is not None or high is not None:
+            hint += f" ({_bound(low, '−∞')} to {_bound(high, '∞')})"
+        return NumberTextControl(field, widgets.Text(value="", placeholder=field.description or hint))
+    if integer and low is not None and high is not None:
+        lo, hi = math.ceil(low), math.floor(high)
+        if 0 < hi - lo <= SLIDER_MAX_STEPS:
+            return NumberControl(field, widgets.IntSlider(value=int(field.default), min=lo, max=hi, step=1))
+        if lo <= hi:
+            return NumberControl(field, widgets.BoundedIntText(value=int(field.default), min=lo, max=hi))
+    if not integer and low is not None and high is not None:
+        return NumberControl(field, widgets.BoundedFloatText(value=float(field.default), min=low, max=high,
+                                                             step=None))
+    if integer:
+        return NumberControl(field, widgets.IntText(value=int(field.default)))
+    return NumberControl(field, widgets.FloatText(value=float(field.default)))
+
+
+def _bound(value: float | None, missing: str) -> str:
+    if value is None:
+        return missing
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def boolean_control(field: BooleanField) -> FieldControl:
+    if isinstance(field.default, bool):
+        # The title stays a Label: a Checkbox description may be typeset as math.
+        box = widgets.Checkbox(value=field.default, indent=False, layout=widgets.Layout(width="auto"))
+        return CheckboxControl(field, box)
+    toggle = widgets.ToggleButtons(options=[("—", _UNSET), ("Yes", "yes"), ("No", "no")], value=_UNSET,
+                                   tooltips=["Not answered", "Yes", "No"])
+    toggle.style.button_width = "4em"
+    return TriStateControl(field, toggle)
+
+
+def unsupported_control(field: UnsupportedField) -> FieldControl:
+    label = wrapped_label(f"{field.name}: unsupported field type {field.type_name}", "nbacp-unsupported")
+    return UnsupportedControl(field, label, titled=False)
+
+
+def field_control(field: Field) -> FieldControl:
+    """The control for one plain (non-choice) field."""
+    if isinstance(field, StringField):
+        return string_control(field)
+    if isinstance(field, NumberField):
+        return number_control(field)
+    if isinstance(field, BooleanField):
+        return boolean_control(field)
+    if isinstance(field, UnsupportedField):
+        return unsupported_control(field)
+    raise TypeError(f"No control for field {field.name!r} of kind {field.kind!r}.")

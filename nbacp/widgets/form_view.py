@@ -1,0 +1,301 @@
+"""ElicitationForm: one agent's ``elicitation/create`` form as a displayable card.
+
+Every action method changes the same widget state the front end changes (a control's
+``value``, a choice card's ``answer``, a button click), so tests and headless answer
+policies go through the path a person's clicks take. The form model decides what is sent.
+
+``errors`` are empty until an accept is attempted; after a failed attempt they follow the
+draft live (fixing a field clears its message) until the form is answered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
+
+from nbacp.form import ChoiceField, Form, FormValidationError, Question, WireValue
+from nbacp.widgets.card import Card
+from nbacp.widgets.choice_card import ChoiceCard
+from nbacp.widgets.controls import ErrorList, FieldControl, field_control, wrapped_label
+
+ElicitationResponse = AcceptElicitationResponse | DeclineElicitationResponse | CancelElicitationResponse
+
+SUMMARY_VALUE_CHARS = 80
+
+# Our own constant stylesheet (never agent text): let Labels wrap instead of being cut.
+_STYLE = (
+    "<style>.nbacp-form .nbacp-text{white-space:pre-wrap;overflow-wrap:anywhere;height:auto;"
+    "line-height:1.4;}.nbacp-form .nbacp-field{margin:0.3em 0;}"
+    ".nbacp-form .nbacp-header{font-weight:bold;}</style>"
+)
+
+
+class QuestionControl:
+    """One choice question (with its folded Other box) rendered by a ChoiceCard."""
+
+    def __init__(self, question: Question, default_picks: Any, default_custom: Any) -> None:
+        self.question = question
+        choice, custom = question.choice, question.custom
+        picks = default_picks if isinstance(default_picks, list) else ([default_picks] if default_picks else [])
+        text = default_custom if isinstance(default_custom, str) else ""
+        self.card = ChoiceCard(spec=question_spec(question), answer={"picked": [str(p) for p in picks], "custom": text})
+        self.names = (choice.name,) + ((custom.name,) if custom is not None else ())
+        self.box = self.card
+
+    def read(self) -> dict[str, Any]:
+        picked = self.card.picked
+        values: dict[str, Any] = {self.question.choice.name: picked if self.question.multi else
+                                  (picked[0] if picked else None)}
+        if self.question.custom is not None:
+            values[self.question.custom.name] = self.card.custom or None
+        return values
+
+    def pick(self, labels: tuple[str, ...]) -> None:
+        choice = self.question.choice
+        if not choice.multi and len(labels) != 1:
+            raise ValueError(f"{choice.name!r} is single-select: pick exactly one label, got {len(labels)}.")
+        values = []
+        for label in labels:
+            option = choice.option_by_label(label)
+            if option is None:
+                offered = ", ".join(repr(o.label) for o in choice.options)
+                raise ValueError(f"{label!r} is not an option of {choice.name!r}; offered labels: {offered}.")
+            values.append(option.value)
+        self.card.pick_values(values)
+
+    def fill(self, name: str, value: Any) -> None:
+        if name == self.question.choice.name:
+            raise ValueError(f"{name!r} is a choice: use pick({name!r}, *labels) to select options.")
+        if value is None:
+            value = ""
+        if not isinstance(value, str):
+            raise ValueError(f"{name!r} takes text, not {type(value).__name__}.")
+        self.card.type_custom(value)
+
+    def observe(self, callback: Callable[[], None]) -> None:
+        self.card.observe(lambda _change: callback(), names="answer")
+
+    def show_errors(self, errors: dict[str, list[str]]) -> None:
+        messages = [m for name in self.names for m in errors.get(name, [])]
+        if messages != list(self.card.errors):
+            self.card.errors = messages
+
+
+def question_spec(question: Question) -> dict[str, Any]:
+    """The card's ``spec`` trait: plain JSON, only text for the front end to show."""
+    choice, custom = question.choice, question.custom
+    return {
+        "name": choice.name,
+        "title": choice.label,
+        "description": choice.description,
+        "required": question.required,
+        "multi": choice.multi,
+        "options": [
+            {"value": o.value, "label": o.label, "description": o.description, "preview": o.preview,
+             "recommended": o.recommended}
+            for o in choice.options
+        ],
+        "custom": None if custom is None else {
+            "name": custom.name,
+            "title": custom.title or "Other",
+            "description": custom.description if custom.description != custom.title else None,
+            "placeholder": custom.description or "Type your own answer",
+        },
+        "min_items": choice.min_items,
+        "max_items": choice.max_items,
+    }
+
+
+Control = FieldControl | QuestionControl
+
+
+class ElicitationForm(Card[ElicitationResponse]):
+    """The person's view of one form elicitation; ``await view`` gives the acp response."""
+
+    def __init__(self, message: str, requested_schema: Any, *, agent: str | None = None) -> None:
+        self.form = Form.from_schema(requested_schema)  # InvalidSchemaError propagates
+        super().__init__()
+        self.add_class("nbacp-form")
+        self.message = message
+        self.agent = agent
+        self._errors: dict[str, list[str]] = {}
+        self._attempted = False
+        defaults = self.form.defaults()
+        self._controls: list[Control] = []
+        self._by_name: dict[str, Control] = {}
+        for item in self.form.items:
+            control: Control
+            if isinstance(item, Question):
+                custom_name = item.custom.name if item.custom is not None else ""
+                control = QuestionControl(item, defaults.get(item.name), defaults.get(custom_name))
+                control.card.on_event(self._on_card_event)
+            else:
+                control = field_control(item)
+            self._controls.append(control)
+            for name in control.names:
+                self._by_name[name] = control
+            control.observe(self._on_edit)
+
+        self.accept_button = widgets.Button(description="Accept", button_style="primary", icon="check",
+                                            disabled=not self.form.can_accept)
+        self.decline_button = widgets.Button(description="Decline", icon="times")
+        self.cancel_button = widgets.Button(description="Cancel", icon="ban")
+        self.accept_button.on_click(lambda _b: self.accept())
+        self.decline_button.on_click(lambda _b: self.decline())
+        self.cancel_button.on_click(lambda _b: self.cancel())
+        self.form_errors = ErrorList()
+
+        rows: list[widgets.Widget] = [widgets.HTML(_STYLE, layout=widgets.Layout(display="none"))]
+        rows.append(wrapped_label(f"{agent} asks" if agent else "The agent asks", "nbacp-header", bold=True))
+        if message:
+            rows.append(wrapped_label(message, "nbacp-message"))
+        for text in (self.form.title, self.form.description):
+            if text and text != message:
+                rows.append(wrapped_label(text, "nbacp-form-text"))
+        rows.extend(control.box for control in self._controls)
+        if not self.form.can_accept:
+            names = ", ".join(f.name for f in self.form.unsupported if f.required)
+            rows.append(wrapped_label(
+                f"Accept is not possible: the required field(s) {names} cannot be shown by this client. "
+                "You can decline or cancel.", "nbacp-cannot-accept"))
+        rows.append(self.form_errors)
+        rows.append(widgets.HBox([self.accept_button, self.decline_button, self.cancel_button]))
+        rows.append(self.summary)
+        self.children = rows
+
+    # -- the draft --------------------------------------------------------------------
+    @property
+    def values(self) -> dict[str, Any]:
+        """The current draft read back from the controls (None = left empty)."""
+        draft: dict[str, Any] = {}
+        for control in self._controls:
+            if isinstance(control, QuestionControl):
+                draft.update(control.read())
+            elif control.field.kind != "unsupported":
+                draft[control.field.name] = control.read()
+        return draft
+
+    @property
+    def errors(self) -> dict[str, list[str]]:
+        """Messages shown per property: empty before an accept attempt, then live until answered."""
+        return {name: list(messages) for name, messages in self._errors.items()}
+
+    def _control(self, name: str) -> Control:
+        control = self._by_name.get(name)
+        if control is None:
+            raise ValueError(f"{name!r} is not a field of this form; fields: {', '.join(self.form.fields)}.")
+        return control
+
+    def pick(self, name: str, *labels: str) -> None:
+        """Select options of a choice by label (title; for untitled enums the value), as clicks would."""
+        control = self._control(name)
+        if not isinstance(control, QuestionControl):
+            raise ValueError(f"{name!r} is not a choice field; use fill({name!r}, value).")
+        if name != control.question.name:
+            raise ValueError(f"{name!r} is the Other box of {control.question.name!r}; use fill({name!r}, text).")
+        control.pick(labels)
+
+    def fill(self, name: str, value: Any) -> None:
+        """Type ``value`` into field ``name`` (including a folded Other box), as the front end would."""
+        control = self._control(name)
+        if isinstance(control, QuestionControl):
+            control.fill(name, value)
+        else:
+            control.write(value)
+
+    # -- answering --------------------------------------------------------------------
+    def accept(self) -> bool:
+        """Send the draft if it validates; otherwise show every message and stay open (False)."""
+        if self.done:
+            return False
+        self._attempted = True
+        values = self.values
+        try:
+            content = self.form.content(values)
+        except FormValidationError as error:
+            self._show_errors(error.errors)
+            return False
+        self._show_errors({})
+        return self._resolve(AcceptElicitationResponse(action="accept", content=content),
+                             "Accepted: " + self._describe(content) if content else "Accepted with no answers.")
+
+    def decline(self) -> bool:
+        """The person said no."""
+        return self._resolve(DeclineElicitationResponse(action="decline"), "Declined.")
+
+    def cancel(self) -> bool:
+        """The person dismissed the form without answering."""
+        return self._resolve(self._cancel_response(), "Cancelled.")
+
+    def _cancel_response(self) -> ElicitationResponse:
+        return CancelElicitationResponse(action="cancel")
+
+    def _disable(self) -> None:
+        super()._disable()
+        for control in self._controls:
+            if isinstance(control, QuestionControl):
+                control.card.disabled = True
+
+    # -- reactions --------------------------------------------------------------------
+    def _on_card_event(self, event: str) -> None:
+        if event == "submit":
+            self.accept()
+        elif event == "cancel":
+            self.cancel()
+
+    def _on_edit(self) -> None:
+        if self._attempted and not self.done:
+            self._show_errors(self.form.validate(self.values))
+
+    def _show_errors(self, errors: dict[str, list[str]]) -> None:
+        self._errors = {name: list(messages) for name, messages in errors.items() if messages}
+        for control in self._controls:
+            control.show_errors(self._errors)
+        known = set(self._by_name)
+        general = [f"{name}: {m}" if name else m for name, ms in self._errors.items() if name not in known
+                   for m in ms]
+        if self._errors:
+            general.append("Fix the marked fields, then accept again.")
+        self.form_errors.show(general)
+
+    def _describe(self, content: dict[str, WireValue]) -> str:
+        parts: list[str] = []
+        for item in self.form.items:
+            if isinstance(item, Question):
+                shown = self._describe_question(item, content)
+                if shown:
+                    parts.append(f"{item.choice.label} = {shown}")
+            elif item.name in content:
+                parts.append(f"{item.label} = {_short(_wire_text(content[item.name]))}")
+        return "; ".join(parts)
+
+    @staticmethod
+    def _describe_question(question: Question, content: dict[str, WireValue]) -> str:
+        choice: ChoiceField = question.choice
+        shown: list[str] = []
+        picked = content.get(choice.name)
+        for value in picked if isinstance(picked, list) else ([picked] if isinstance(picked, str) else []):
+            option = choice.option(value)
+            shown.append(_short(option.label if option is not None else value))
+        text = ", ".join(shown)
+        custom = content.get(question.custom.name) if question.custom is not None else None
+        if isinstance(custom, str):
+            quoted = f"“{_short(custom)}”"
+            text = f"{text} + {quoted}" if text else quoted
+        return text
+
+
+def _wire_text(value: WireValue) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(value)
+    return str(value)
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= SUMMARY_VALUE_CHARS else text[: SUMMARY_VALUE_CHARS - 1] + "…"
