@@ -109,14 +109,21 @@ def _reject_option(card: Any) -> str | None:
     return None
 
 
-def from_env(var: str = ENV_VAR) -> Script | Any | None:
+def from_env(name: str | None = None, *, var: str = ENV_VAR) -> Script | Any | None:
     """The policy named by ``$NBACP_ANSWERS``: "decline", "cancel", inline JSON, or a JSON file path.
 
-    Returns None when the variable is unset, so notebooks wait for a person by default.
+    When the variable names a folder, ``name`` picks ``<folder>/<name>.json``, so one setting
+    serves every example notebook of a test run. Returns None when the variable is unset (or
+    the folder has no file for ``name``), so notebooks wait for a person by default.
     """
     raw = os.environ.get(var, "").strip()
     if not raw:
         return None
+    if Path(raw).is_dir():
+        if name is None:
+            raise ScriptError(f"{var}={raw!r} is a folder: call from_env('<notebook name>').")
+        file = Path(raw) / f"{name}.json"
+        return parse_policy(str(file)) if file.is_file() else None
     return parse_policy(raw)
 
 
