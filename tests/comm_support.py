@@ -111,3 +111,50 @@ class RecordingComms:
 def recording_comms(monkeypatch: pytest.MonkeyPatch) -> Iterator[RecordingComms]:
     """Every widget created in the test gets a recording comm."""
     yield RecordingComms.install(monkeypatch)
+
+
+# -- looking at what a card would put on screen ------------------------------------------
+HTML_MODELS = ("HTMLModel", "HTMLMathModel")
+TEXT_TRAITS = ("value", "description", "tooltip", "placeholder", "label", "url")
+
+
+def walk(root: widgets.Widget) -> list[widgets.Widget]:
+    """``root`` and every widget inside it (box children, accordion/tab pages)."""
+    found: list[widgets.Widget] = []
+    stack = [root]
+    while stack:
+        widget = stack.pop()
+        found.append(widget)
+        stack.extend(reversed(list(getattr(widget, "children", ()))))
+    return found
+
+
+def texts(root: widgets.Widget) -> list[str]:
+    """Every string a view would show as text, in tree order."""
+    out: list[str] = []
+    for widget in walk(root):
+        for name in TEXT_TRAITS:
+            value = getattr(widget, name, None) if widget.has_trait(name) else None
+            if isinstance(value, str) and value:
+                out.append(value)
+    return out
+
+
+def assert_shown_as_text(root: widgets.Widget, payload: str, comms: RecordingComms | None = None) -> None:
+    """``payload`` is on screen, and only in text traits: never in HTML, never typeset.
+
+    With ``comms`` it also checks the model states actually sent to the front end.
+    """
+    assert any(payload in text for text in texts(root)), f"{payload!r} is not shown at all"
+    for widget in walk(root):
+        if isinstance(widget, widgets.HTML | widgets.HTMLMath):
+            assert payload not in widget.value, f"{payload!r} inside an HTML widget"
+        if getattr(widget, "description_allow_html", False):
+            assert payload not in widget.description, f"{payload!r} in a description rendered as HTML"
+        if isinstance(widget, widgets.Label) and payload in widget.value:
+            assert "mathjax_ignore" in widget._dom_classes, "a Label with agent text would be typeset"
+    if comms is not None:
+        for sent in comms.sent:
+            state = sent.data.get("state", {})
+            if sent.msg_type == "comm_open" and state.get("_model_name") in HTML_MODELS:
+                assert payload not in str(state.get("value", "")), f"{payload!r} sent in an HTML model"
