@@ -15,13 +15,19 @@ from acp import schema
 
 from nbacp.render.markdown import render_code, render_markdown
 from nbacp.render.stream import MarkdownStream
+from nbacp.widgets.text import no_typeset, text_label
 from nbacp.widgets.transcript import describe
 
 
 def _label(text: str, css: str) -> widgets.Label:
-    label = widgets.Label(value=text)
-    label.add_class(css)
-    return label
+    return text_label(text, css)
+
+
+def _html(sanitized: str) -> widgets.HTML:
+    """An HTML view for output of the sanitizing render only (math is not typeset either)."""
+    view = widgets.HTML(value=sanitized)
+    no_typeset(view)
+    return view
 
 
 def _close_all(items: tuple[widgets.Widget, ...] | list[widgets.Widget]) -> None:
@@ -69,7 +75,7 @@ class MessageBlock(Block):
 
     def render(self) -> None:
         if self._body is None:
-            self._tail = widgets.HTML()
+            self._tail = _html("")
             self._body = widgets.VBox(children=(self._tail,))
             self._body.add_class(f"nbacp-{self.role}")
             self.widget = self._frame(self._body)
@@ -78,14 +84,14 @@ class MessageBlock(Block):
             return
         if self.closed:
             self._final = True
-            whole = widgets.HTML(value=render_markdown(self.stream.text))
+            whole = _html(render_markdown(self.stream.text))
             old = list(self._body.children)
             self._body.children = (whole,)
             _close_all(old)
             return
         sealed = self.stream.take_sealed()
         if sealed:
-            piece = widgets.HTML(value="".join(render_markdown(source) for source in sealed))
+            piece = _html("".join(render_markdown(source) for source in sealed))
             self._pieces.append(piece)
             self._body.children = (*self._pieces, self._tail)
         html = render_markdown(self.stream.tail)
@@ -171,13 +177,13 @@ class ToolCallBlock(Block):
         if isinstance(item, schema.ContentToolCallContent):
             block = item.content
             if isinstance(block, schema.TextContentBlock):
-                return [widgets.HTML(value=render_markdown(block.text))]
+                return [_html(render_markdown(block.text))]
             if isinstance(block, schema.EmbeddedResourceContentBlock) and isinstance(
                 block.resource, schema.TextResourceContents
             ):
                 return [
                     _label(describe.content_block(block), "nbacp-tool-item"),
-                    widgets.HTML(value=render_code(block.resource.text)),
+                    _html(render_code(block.resource.text)),
                 ]
             return [_label(describe.content_block(block), "nbacp-tool-item")]
         if isinstance(item, schema.FileEditToolCallContent):
@@ -185,13 +191,13 @@ class ToolCallBlock(Block):
             diff = describe.unified_diff(item) or "(no changes)\n"
             return [
                 _label(describe.clip(f"{verb}: {item.path}"), "nbacp-tool-item"),
-                widgets.HTML(value=render_code(diff, "diff")),
+                _html(render_code(diff, "diff")),
             ]
         if isinstance(item, schema.TerminalToolCallContent):
             out: list[widgets.Widget] = [_label(describe.clip(f"terminal {item.terminal_id}"), "nbacp-tool-item")]
             text = self._terminals.get(item.terminal_id)
             if text:
-                out.append(widgets.HTML(value=render_code(text)))
+                out.append(_html(render_code(text)))
             return out
         return [_label(f"[{type(item).__name__}]", "nbacp-tool-item")]
 
@@ -222,7 +228,7 @@ class PlanBlock(Block):
         title = "Plan" if not self.plan_id else describe.clip(f"Plan {self.plan_id}", 80)
         items: list[widgets.Widget] = [_label(title, "nbacp-plan-title")]
         if self.markdown is not None:
-            items.append(widgets.HTML(value=render_markdown(self.markdown)))
+            items.append(_html(render_markdown(self.markdown)))
         elif self.uri is not None:
             items.append(_label(describe.clip(f"plan file: {self.uri}"), "nbacp-plan-entry"))
         else:

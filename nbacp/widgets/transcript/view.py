@@ -16,6 +16,7 @@ from acp import schema
 
 from nbacp.render.markdown import render_markdown
 from nbacp.render.record import record_markdown
+from nbacp.widgets.text import no_typeset
 from nbacp.widgets.transcript import describe
 from nbacp.widgets.transcript.blocks import (
     Block,
@@ -60,6 +61,7 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._handle: asyncio.TimerHandle | None = None
         self._last_frame: float | None = None
         header = widgets.HTML(value=render_markdown(prompt))  # the person's text, sanitized all the same
+        no_typeset(header)
         header.add_class("nbacp-prompt")
         self._append(CardBlock(header))
         self.flush()
