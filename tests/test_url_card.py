@@ -205,6 +205,11 @@ async def test_unsafe_urls_give_a_decline_only_card(comms: RecordingComms, url: 
     assert await c == DeclineElicitationResponse(action="decline")
 
 
+def test_refused_url_shows_hidden_characters() -> None:
+    c = card("https://example.com/\u202egnp.exe")
+    assert c.url_text.value == "https://example.com/<U+202E>gnp.exe"
+
+
 def test_full_url_and_host_are_shown() -> None:
     url = "https://login.example.com:8443/a/very/long/path?with=query&and=more#fragment"
     c = card(url)

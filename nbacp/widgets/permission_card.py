@@ -118,7 +118,7 @@ class PermissionCard(Card[RequestPermissionResponse]):
         self.options = list(options)
         self.agent = agent
 
-        who = agent or "The agent"
+        who = visible_controls(agent or "The agent")
         title = tool_call.title or tool_call.tool_call_id
         rows: list[widgets.Widget] = [
             text_label(f"{who} asks permission to run a tool", "nbacp-agent", bold=True),

@@ -21,7 +21,7 @@ import traitlets
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
 
 from nbacp.widgets.card import Card
-from nbacp.widgets.text import text_block, text_label
+from nbacp.widgets.text import text_block, text_label, visible_controls
 
 UrlResponse = AcceptElicitationResponse | DeclineElicitationResponse | CancelElicitationResponse
 
@@ -230,16 +230,17 @@ class UrlConsentCard(Card[UrlResponse]):
         self._phase = "asking"
         self._completion_waiters: list[asyncio.Future[bool]] = []
 
-        who = agent or "The agent"
+        who = visible_controls(agent or "The agent")
         rows: list[widgets.Widget] = [
             text_label(f"{who} asks you to open a web page", "nbacp-agent", bold=True),
-            text_block(message, layout=widgets.Layout(width="100%")),
+            text_block(visible_controls(message), layout=widgets.Layout(width="100%")),
         ]
         if self.check.host:
             rows.append(widgets.HBox([text_label("Site:"), text_label(self.check.host, "nbacp-host", bold=True)]))
             if self.check.display_host != self.check.host:
                 rows.append(text_label(f"Reads as: {self.check.display_host}", "nbacp-host-decoded"))
-        self.url_text = text_block(url, max_rows=4, layout=widgets.Layout(width="100%"))
+        # An openable URL has no control characters; a refused one shows them as <U+XXXX>.
+        self.url_text = text_block(visible_controls(url), max_rows=4, layout=widgets.Layout(width="100%"))
         self.url_text.add_class("nbacp-url")
         rows.append(self.url_text)
         self.warnings = [text_label(f"Warning: {w}", "nbacp-warning") for w in self.check.warnings]
