@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import enum
 import json
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -156,3 +158,16 @@ def test_unaskable_question_sets_are_rejected(questions: list[Question[Any]], me
 def test_a_question_whose_id_ends_in_custom_is_fine_without_a_clash() -> None:
     _, schema = wire([Question("a_custom", "A?", [Option(1, "x")]), Question("a", "B?", [Option(1, "y")])])
     assert list(schema["properties"]) == ["a_custom", "a"]
+
+
+def test_imports_without_acp_kit_or_widgets() -> None:
+    """pydantic-acp is only an optional dependency; agents elsewhere must still import this."""
+    code = (
+        "import sys\n"
+        "for name in ('pydantic_acp', 'pydantic_ai', 'ipywidgets', 'anywidget'):\n"
+        "    sys.modules[name] = None  # any import of them now raises ImportError\n"
+        "import nbacp.questions\n"
+        "print(nbacp.questions.ElicitationUnsupportedError.__mro__[1].__name__)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "RuntimeError"

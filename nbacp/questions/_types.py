@@ -115,7 +115,8 @@ class Question(Generic[T]):
 class Answer(Generic[T]):
     """The answer to one question: picked typed values, plus trimmed custom text if any.
 
-    An unanswered optional question has ``values == []`` and ``custom is None``.
+    ``values`` keep the order the client sent. An unanswered optional question has
+    ``values == []`` and ``custom is None``.
     """
 
     values: list[T] = field(default_factory=list)
