@@ -18,6 +18,7 @@ import rfc3986_validator
 import validators
 
 from nbacp.form.fields import BooleanField, ChoiceField, Field, NumberField, StringField, UnsupportedField
+from nbacp.form.patterns import COMPILE_BUDGET, expansion_cost
 
 PATTERN_TIMEOUT: Final = 0.1
 """Seconds an agent-supplied ``pattern`` may run before the value is refused (the spec asks for a bound)."""
@@ -58,7 +59,9 @@ def known_format(name: str | None) -> bool:
 
 
 def pattern_error(pattern: str, text: str) -> str | None:
-    """Run the agent's pattern (JSON Schema: unanchored search) under a time bound."""
+    """Run the agent's pattern (JSON Schema: unanchored search) under a time and memory bound."""
+    if expansion_cost(pattern) > COMPILE_BUDGET:
+        return "The pattern this field requires is too complex to check safely; the value cannot be accepted."
     try:
         found = regex.search(pattern, text, timeout=PATTERN_TIMEOUT)
     except TimeoutError:
@@ -123,7 +126,9 @@ def check_number(field: NumberField, value: Any) -> Checked:
 
 
 def _show(bound: float) -> str:
-    return str(int(bound)) if float(bound).is_integer() else str(bound)
+    if isinstance(bound, int):
+        return str(bound)  # float() of a huge int bound would overflow
+    return str(int(bound)) if bound.is_integer() else str(bound)
 
 
 def check_boolean(field: BooleanField, value: Any) -> Checked:
