@@ -208,8 +208,12 @@ def _with_default(field: Field, default: Any) -> Field:
     """Keep only a default the form could send as it is; never start from an invalid draft."""
     if default is None:
         return field
-    if isinstance(field, ChoiceField) and field.multi and isinstance(default, list):
-        default = list(dict.fromkeys(d for d in default if isinstance(d, str) and field.option(d)))
+    if isinstance(field, ChoiceField):
+        # Drafts may be lenient (a lone string for a multi); a schema default must have the wire type.
+        if field.multi != isinstance(default, list) or (not field.multi and not isinstance(default, str)):
+            return field
+        if field.multi:
+            default = list(dict.fromkeys(d for d in default if isinstance(d, str) and field.option(d)))
     value, errors = check_field(field, default)
     if errors or value is ABSENT:
         return field
