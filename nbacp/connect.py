@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import shlex
 from collections.abc import Generator, Sequence
@@ -26,6 +27,7 @@ from nbacp.client import AnswerPolicy, NotebookClient
 from nbacp.errors import AgentError, ConnectError
 from nbacp.session import Session, _display
 
+log = logging.getLogger(__name__)
 CLIENT_INFO = Implementation(name="nbacp", title="nbacp (Jupyter notebook)", version=__version__)
 Target = Any  # an acp.Agent object, a command (str or list of str), or a ws:// / wss:// URL
 
@@ -77,6 +79,8 @@ class Connection:
         await self.client.aclose()
         try:
             await self._stack.aclose()
+        except Exception as exc:  # the peer is already gone (reset, websocket closed): nothing left to release
+            log.debug("transport already closed: %r", exc)
         finally:
             turns = [s.turn._task for s in self.sessions if s.turn is not None and not s.turn.done]
             for task in turns:

@@ -104,8 +104,8 @@ class Turn:
             stop_reason, reason = "cancelled", "the connection was closed"
             error = ConnectionLost("The connection was closed during the turn.")
         finally:
+            client.cancel_cards(reason, session.id)  # before detaching, so the record notes them
             client.detach(session.id, self.transcript)
-        client.cancel_cards(reason, session.id)
         self.transcript.finish(stop_reason)
         result = PromptResult(
             stop_reason=stop_reason,

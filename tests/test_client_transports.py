@@ -1,0 +1,83 @@
+"""The same questions over stdio (a real subprocess) and over acpremote on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from acpremote import serve_acp
+from agents import SchemaAgent, claude_question_schema
+
+import nbacp
+from nbacp.answers import Script
+from nbacp.errors import ConnectError
+
+PEERS = Path(__file__).with_name("peers.py")
+
+
+def multi_form() -> tuple[str, dict[str, Any]]:
+    return claude_question_schema(
+        [
+            {
+                "question": "Which checks?",
+                "multiSelect": True,
+                "options": [{"label": "lint"}, {"label": "types"}, {"label": "tests"}],
+            }
+        ]
+    )
+
+
+SCRIPT = [{"pick": {"question_0": ["types", "lint"]}, "fill": {"question_0_custom": "fuzz"}}]
+EXPECTED = '{"action": "accept", "content": {"question_0": ["lint", "types"], "question_0_custom": "fuzz"}}'
+
+
+async def test_stdio_subprocess_round_trip() -> None:
+    message, schema = multi_form()
+    command = [sys.executable, str(PEERS), "schema", message, json.dumps(schema)]
+    async with nbacp.connect(command, answers=Script(SCRIPT)) as conn:
+        assert conn.kind == "subprocess"
+        result = await (await conn.new_session(".")).prompt("go")
+    assert result.text == EXPECTED
+
+
+async def test_missing_command_is_a_clear_connect_error() -> None:
+    with pytest.raises(ConnectError, match="no-such-agent-binary"):
+        await nbacp.connect(["no-such-agent-binary-xyz"])
+
+
+@pytest.fixture
+async def remote() -> AsyncIterator[tuple[str, str, SchemaAgent]]:
+    token = secrets.token_urlsafe(16)
+    agent = SchemaAgent(*multi_form())
+    server = await serve_acp(agent, host="127.0.0.1", port=0, bearer_token=token)
+    port = next(iter(server.sockets)).getsockname()[1]
+    try:
+        yield f"ws://127.0.0.1:{port}/acp/ws", token, agent
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+async def test_remote_round_trip_with_bearer_token(remote: tuple[str, str, SchemaAgent]) -> None:
+    url, token, agent = remote
+    async with nbacp.connect(url, token=token, answers=Script(SCRIPT)) as conn:
+        assert conn.kind == "remote"
+        result = await (await conn.new_session(".")).prompt("go")
+    assert result.text == EXPECTED
+    assert agent.client_capabilities is not None and agent.client_capabilities.elicitation is not None
+
+
+async def test_remote_wrong_token_is_refused_clearly(remote: tuple[str, str, SchemaAgent]) -> None:
+    url, _token, _agent = remote
+    with pytest.raises(ConnectError, match="401"):
+        await nbacp.connect(url, token="wrong")
+
+
+async def test_remote_unreachable_server_is_a_connect_error() -> None:
+    with pytest.raises(ConnectError, match="Could not reach"):
+        await nbacp.connect("ws://127.0.0.1:9/acp/ws", token="x")
