@@ -1,0 +1,81 @@
+"""A deterministic streaming "model": no API key, same words every run.
+
+It reads the prompt for a scenario keyword, streams a short introduction in several chunks
+(each becomes one agent_message_chunk), calls the scenario's tool, and after the tool returns
+streams the tool's report. The keywords let tests and notebooks run short paths.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+from pydantic_ai.messages import ModelMessage, ModelRequest, ToolReturnPart, UserPromptPart
+from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls, FunctionModel
+
+SCENARIOS: dict[str, str] = {
+    "full": "every kind of question: a choice, two questions with Other, a number, a permission",
+    "quick": "one multi-select question with an Other box",
+    "single": "one single-select question with an Other box",
+    "login": "a URL to open (consent first), completed by the agent afterwards",
+}
+PLAN_TOOL = "plan_pipeline_run"
+LOGIN_TOOL = "sign_in"
+
+INTRO = ["Let's plan ", "tonight's data ", "pipeline run. ", "I have a few ", "questions first."]
+LOGIN_INTRO = ["The warehouse ", "needs you to ", "sign in first."]
+REPORT_HEAD = "\n\nHere is what I received:\n"
+
+
+def scenario_of(prompt: str) -> str | None:
+    """The first scenario keyword in the prompt (a leading slash is allowed: "/login")."""
+    for word in prompt.lower().replace("/", " ").split():
+        if word.strip(".,!?") in SCENARIOS:
+            return word.strip(".,!?")
+    return None
+
+
+def help_text() -> str:
+    lines = ["I am the nbacp demo agent. Start your prompt with one of these words:"]
+    lines += [f"- {name}: {what}" for name, what in SCENARIOS.items()]
+    return "\n".join(lines)
+
+
+def _words(text: str) -> list[str]:
+    """Split a text into word-sized chunks that join back to exactly the text."""
+    chunks: list[str] = []
+    for line in text.splitlines(keepends=True):
+        parts = line.split(" ")
+        chunks += [p + " " for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+    return chunks
+
+
+def _last_request(messages: list[ModelMessage]) -> ModelRequest | None:
+    last = messages[-1] if messages else None
+    return last if isinstance(last, ModelRequest) else None
+
+
+async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str | DeltaToolCalls]:
+    """One model response, streamed: intro + tool call for a prompt, the report for a tool return."""
+    request = _last_request(messages)
+    parts = request.parts if request is not None else []
+    returned = [p for p in parts if isinstance(p, ToolReturnPart)]
+    if returned:
+        head = "\n\n" if returned[0].tool_name == LOGIN_TOOL else REPORT_HEAD
+        for chunk in _words(head + str(returned[0].content)):
+            yield chunk
+        return
+    prompt = " ".join(p.content for p in parts if isinstance(p, UserPromptPart) and isinstance(p.content, str))
+    scenario = scenario_of(prompt)
+    if scenario is None:
+        for chunk in _words(help_text()):
+            yield chunk
+        return
+    for chunk in LOGIN_INTRO if scenario == "login" else INTRO:
+        yield chunk
+    tool, args = (LOGIN_TOOL, {}) if scenario == "login" else (PLAN_TOOL, {"scenario": scenario})
+    yield {0: DeltaToolCall(name=tool, json_args=json.dumps(args), tool_call_id=f"{tool}-{len(messages)}")}
+
+
+def demo_model() -> FunctionModel:
+    return FunctionModel(stream_function=stream, model_name="nbacp-demo")
