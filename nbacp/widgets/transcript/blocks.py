@@ -15,19 +15,18 @@ from acp import schema
 
 from nbacp.render.markdown import render_code, render_markdown
 from nbacp.render.stream import MarkdownStream
-from nbacp.widgets.text import no_typeset, text_label
+from nbacp.widgets.text import NO_TYPESET_CLASSES
 from nbacp.widgets.transcript import describe
 
 
 def _label(text: str, css: str) -> widgets.Label:
-    return text_label(text, css)
+    """Plain text (a text node, not typeset); classes given at creation cost no extra sync."""
+    return widgets.Label(value=text, _dom_classes=(*NO_TYPESET_CLASSES, css))
 
 
 def _html(sanitized: str) -> widgets.HTML:
     """An HTML view for output of the sanitizing render only (math is not typeset either)."""
-    view = widgets.HTML(value=sanitized)
-    no_typeset(view)
-    return view
+    return widgets.HTML(value=sanitized, _dom_classes=NO_TYPESET_CLASSES)
 
 
 def _close_all(items: tuple[widgets.Widget, ...] | list[widgets.Widget]) -> None:
@@ -76,8 +75,7 @@ class MessageBlock(Block):
     def render(self) -> None:
         if self._body is None:
             self._tail = _html("")
-            self._body = widgets.VBox(children=(self._tail,))
-            self._body.add_class(f"nbacp-{self.role}")
+            self._body = widgets.VBox(children=(self._tail,), _dom_classes=(f"nbacp-{self.role}",))
             self.widget = self._frame(self._body)
         assert self._tail is not None
         if self._final:
@@ -100,9 +98,9 @@ class MessageBlock(Block):
 
     def _frame(self, body: widgets.VBox) -> widgets.Widget:
         if self.role == "thought":
-            accordion = widgets.Accordion(children=(body,), titles=("Thinking",), selected_index=None)
-            accordion.add_class("nbacp-thought-toggle")
-            return accordion
+            return widgets.Accordion(
+                children=(body,), titles=("Thinking",), selected_index=None, _dom_classes=("nbacp-thought",)
+            )
         if self.role == "user":
             return widgets.VBox(children=(_label("User", "nbacp-role"), body))
         return body
@@ -155,9 +153,9 @@ class ToolCallBlock(Block):
             self._header = _label("", "nbacp-tool-header")
             self._where = _label("", "nbacp-tool-locations")
             self._content = widgets.VBox()
-            box = widgets.VBox(children=(self._header, self._where, self._content))
-            box.add_class("nbacp-tool-call")
-            self.widget = box
+            self.widget = widgets.VBox(
+                children=(self._header, self._where, self._content), _dom_classes=("nbacp-tool-call",)
+            )
         assert self._where is not None and self._content is not None
         header = describe.tool_header(self.state)
         if self._header.value != header:
@@ -218,8 +216,7 @@ class PlanBlock(Block):
 
     def render(self) -> None:
         if self._box is None:
-            self._box = widgets.VBox()
-            self._box.add_class("nbacp-plan")
+            self._box = widgets.VBox(_dom_classes=("nbacp-plan",))
             self.widget = self._box
         key = (tuple((e.content, e.priority, e.status) for e in self.entries), self.markdown, self.uri)
         if key == self._shown:

@@ -16,7 +16,7 @@ from acp import schema
 
 from nbacp.render.markdown import render_markdown
 from nbacp.render.record import record_markdown
-from nbacp.widgets.text import no_typeset
+from nbacp.widgets.text import NO_TYPESET_CLASSES
 from nbacp.widgets.transcript import describe
 from nbacp.widgets.transcript.blocks import (
     Block,
@@ -38,9 +38,9 @@ _CHUNK_ROLE: dict[type, str] = {
 class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
     """The live view of a turn plus what the client reports from it (text, updates, answers)."""
 
-    def __init__(self, prompt: str = "", *, frame: float = FRAME, seal_at: int = 2048, **kwargs: Any) -> None:
+    def __init__(self, prompt: str = "", *, frame: float = FRAME, seal_at: int = 1024, **kwargs: Any) -> None:
+        kwargs.setdefault("_dom_classes", ("nbacp-transcript",))
         super().__init__(**kwargs)
-        self.add_class("nbacp-transcript")
         self.prompt = prompt
         self.frame = frame
         self.seal_at = seal_at
@@ -60,9 +60,8 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._terminals: dict[str, str] = {}
         self._handle: asyncio.TimerHandle | None = None
         self._last_frame: float | None = None
-        header = widgets.HTML(value=render_markdown(prompt))  # the person's text, sanitized all the same
-        no_typeset(header)
-        header.add_class("nbacp-prompt")
+        # the person's text, through the same sanitizing render all the same
+        header = widgets.HTML(value=render_markdown(prompt), _dom_classes=(*NO_TYPESET_CLASSES, "nbacp-prompt"))
         self._append(CardBlock(header))
         self.flush()
 
