@@ -136,7 +136,7 @@ async def test_form_without_policy_waits_for_a_person() -> None:
         assert not turn.done and not card.done  # nothing answers on the person's behalf
         card.pick("question_0", "Parquet")
         card.accept()
-        result = await turn
+        await turn
     assert agent.replies[0].content == {"question_0": ["Parquet"]}
     assert card in turn.transcript.children or card.done
 
