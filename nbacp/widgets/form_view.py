@@ -189,6 +189,11 @@ class ElicitationForm(Card[ElicitationResponse]):
             raise ValueError(f"{name!r} is not a field of this form; fields: {', '.join(self.form.fields)}.")
         return control
 
+    def widget_for(self, name: str) -> widgets.Widget:
+        """The widget the front end edits for ``name``: a control, or the card of a choice or its Other box."""
+        control = self._control(name)
+        return control.card if isinstance(control, QuestionControl) else control.widget
+
     def pick(self, name: str, *labels: str) -> None:
         """Select options of a choice by label (title; for untitled enums the value), as clicks would."""
         control = self._control(name)
