@@ -30,6 +30,7 @@ from nbacp.form.fields import (
 ACPKIT_DESCRIPTION = "acpkit.dev/choice-description"
 CLAUDE_OPTION = "_claude/askUserQuestionOption"
 RECOMMENDED_SUFFIX = "(Recommended)"
+REQUIRED_MARKER = "nbacp/required"
 
 
 def schema_dict(schema: Any) -> dict[str, Any]:
@@ -98,7 +99,9 @@ def _parse_property(name: str, prop: Any, required: bool) -> Field:
         "name": name,
         "title": _text(prop.get("title")),
         "description": _text(prop.get("description")),
-        "required": required,
+        # nbacp.questions marks "answer by a pick or by the Other box" this way, because listing
+        # the choice in `required` would force strict clients to send a pick with the custom text.
+        "required": required or _meta(prop).get(REQUIRED_MARKER) is True,
         "meta": _meta(prop),
     }
     kind = prop.get("type")
