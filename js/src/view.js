@@ -28,6 +28,9 @@ function optionRow(spec, option, ids) {
       tabindex: "-1",
       "aria-checked": "false",
       "aria-labelledby": badge ? `${ids.label} ${ids.badge}` : ids.label,
+      // Lumino tests shortcut selectors on the focused element itself before its ancestors,
+      // so the suppression has to sit on every focusable node, not only on the root.
+      "data-lm-suppress-shortcuts": "true",
     },
     [
       h("span", { class: "nbacp-cc-mark", "aria-hidden": "true" }),
@@ -76,6 +79,7 @@ export function buildView(spec, root) {
       "aria-controls": `${base}-list`,
       autocomplete: "off",
       spellcheck: "false",
+      "data-lm-suppress-shortcuts": "true",
     });
     status = h("div", { class: "nbacp-cc-status", role: "status", "aria-live": "polite" });
     root.append(filter, status);
@@ -122,6 +126,7 @@ export function buildView(spec, root) {
       id: inputId,
       placeholder: c.placeholder || null,
       autocomplete: "off",
+      "data-lm-suppress-shortcuts": "true",
     });
     const described = [c.description && cdescId, exclusive && chintId].filter(Boolean);
     input.dataset.describedBase = described.join(" ");
