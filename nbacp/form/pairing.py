@@ -59,6 +59,8 @@ def pair_questions(fields: Sequence[Field]) -> tuple[tuple[FormItem, ...], dict[
         for field in candidates:
             if field.name in companion_of:
                 continue
+            if finder is _named_choice and marked_choice(field) is not None:
+                continue  # an explicit marker decides, even when it points nowhere usable
             target = finder(field)
             if target in choices and target not in taken:
                 companion_of[field.name] = target
