@@ -9,12 +9,12 @@ from typing import Any
 import ipywidgets as widgets
 import pytest
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
+from test_form_view_support import card, cards, every_field, labels, multi_other, single_other, walk
 
 import nbacp
 from nbacp.form import InvalidSchemaError
 from nbacp.widgets.choice_card import ChoiceCard
 from nbacp.widgets.form_view import ElicitationForm
-from test_form_view_support import card, cards, every_field, labels, multi_other, single_other, walk
 
 
 def content(view: ElicitationForm) -> dict[str, Any]:
@@ -156,7 +156,8 @@ def test_single_clearing_the_text_restores_the_pending_pick() -> None:
 def test_untitled_enum_is_picked_by_its_value_and_recommended_suffix_is_optional() -> None:
     schema = {"type": "object", "properties": {
         "e": {"type": "string", "enum": ["red", "blue"]},
-        "t": {"type": "string", "oneOf": [{"const": "x", "title": "Use X (Recommended)"}, {"const": "y", "title": "Y"}]},
+        "t": {"type": "string",
+              "oneOf": [{"const": "x", "title": "Use X (Recommended)"}, {"const": "y", "title": "Y"}]},
     }}
     view = ElicitationForm("m", schema)
     view.pick("e", "blue")

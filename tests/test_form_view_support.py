@@ -10,7 +10,7 @@ import ipywidgets as widgets
 from nbacp.widgets.choice_card import ChoiceCard
 from nbacp.widgets.form_view import ElicitationForm
 
-COLORS = [{"const": "alpha", "title": "Alpha"}, {"const": "beta", "title": "Beta"}, {"const": "gamma", "title": "Gamma"}]
+COLORS = [{"const": v, "title": v.title()} for v in ("alpha", "beta", "gamma")]
 
 
 def multi_other(required: bool = False) -> dict[str, Any]:
