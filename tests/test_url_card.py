@@ -198,6 +198,7 @@ async def test_unsafe_urls_give_a_decline_only_card(comms: RecordingComms, url: 
     assert not c.openable and c.link is None
     assert c.check.refusal is not None
     assert any(t.startswith("Cannot open: ") for t in texts(c))
+    assert c.wait_box not in walk(c) and c.retry() is False
     with pytest.raises(ValueError, match="cannot be opened"):
         c.consent()
     assert not c.done

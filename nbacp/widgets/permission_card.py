@@ -27,7 +27,7 @@ from acp.schema import (
 )
 
 from nbacp.widgets.card import Card
-from nbacp.widgets.text import text_block, text_label, visible_controls
+from nbacp.widgets.text import card_style, text_block, text_label, visible_controls
 
 BUTTON_STYLES = {
     "allow_once": "success",
@@ -121,6 +121,7 @@ class PermissionCard(Card[RequestPermissionResponse]):
         who = visible_controls(agent or "The agent")
         title = tool_call.title or tool_call.tool_call_id
         rows: list[widgets.Widget] = [
+            card_style(),
             text_label(f"{who} asks permission to run a tool", "nbacp-agent", bold=True),
             text_label(visible_controls(title), "nbacp-tool-title", bold=True),
         ]

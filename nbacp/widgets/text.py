@@ -14,10 +14,44 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+import anywidget
 import ipywidgets as widgets
 
 NO_TYPESET_CLASSES = ("mathjax_ignore", "tex2jax_ignore")
 """CSS classes that MathJax 2 and 3 skip when typesetting."""
+
+
+# ipywidgets' Label is `white-space: nowrap; text-overflow: ellipsis` (a long title or URL
+# would be cut off) and a disabled Textarea has opacity 0.6 (measured in JupyterLab 4.6).
+CARD_CSS = """
+.nbacp-card .nbacp-text {
+  white-space: pre-wrap;
+  overflow-wrap: anywhere;
+  height: auto;
+  line-height: 1.4;
+  text-overflow: clip;
+}
+.nbacp-card .nbacp-block textarea:disabled {
+  opacity: 1;
+  color: var(--jp-content-font-color1, inherit);
+  background: var(--jp-layout-color2, #eee);
+}
+.nbacp-card .nbacp-block textarea {
+  font-family: var(--jp-code-font-family, monospace);
+}
+"""
+
+
+class CardStyle(anywidget.AnyWidget):
+    """Carries ``CARD_CSS`` into the page (anywidget's ``_css``); renders nothing itself."""
+
+    _esm = "export default { render() {} };"
+    _css = CARD_CSS
+
+
+def card_style() -> CardStyle:
+    """An invisible widget to put first in a card so its text wraps and stays readable."""
+    return CardStyle(layout=widgets.Layout(display="none"))
 
 
 def no_typeset(widget: widgets.DOMWidget) -> widgets.DOMWidget:
@@ -28,9 +62,10 @@ def no_typeset(widget: widgets.DOMWidget) -> widgets.DOMWidget:
 
 
 def text_label(value: str, *classes: str, bold: bool = False, **kwargs: Any) -> widgets.Label:
-    """A Label showing ``value`` verbatim: text node, no HTML, no math typesetting."""
+    """A Label showing ``value`` verbatim: text node, no HTML, no math typesetting, wrapped."""
     label = widgets.Label(value=value, **kwargs)
     no_typeset(label)
+    label.add_class("nbacp-text")
     for name in classes:
         label.add_class(name)
     if bold:
@@ -43,6 +78,7 @@ def text_block(value: str, *, max_rows: int = 12, **kwargs: Any) -> widgets.Text
     rows = max(1, min(max_rows, value.count("\n") + 1))
     area = widgets.Textarea(value=value, disabled=True, rows=rows, **kwargs)
     no_typeset(area)
+    area.add_class("nbacp-block")
     return area
 
 

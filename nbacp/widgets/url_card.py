@@ -21,7 +21,7 @@ import traitlets
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
 
 from nbacp.widgets.card import Card
-from nbacp.widgets.text import text_block, text_label, visible_controls
+from nbacp.widgets.text import card_style, text_label, visible_controls
 
 UrlResponse = AcceptElicitationResponse | DeclineElicitationResponse | CancelElicitationResponse
 
@@ -232,16 +232,17 @@ class UrlConsentCard(Card[UrlResponse]):
 
         who = visible_controls(agent or "The agent")
         rows: list[widgets.Widget] = [
+            card_style(),
             text_label(f"{who} asks you to open a web page", "nbacp-agent", bold=True),
-            text_block(visible_controls(message), layout=widgets.Layout(width="100%")),
+            text_label(visible_controls(message), "nbacp-message"),
         ]
         if self.check.host:
             rows.append(widgets.HBox([text_label("Site:"), text_label(self.check.host, "nbacp-host", bold=True)]))
             if self.check.display_host != self.check.host:
                 rows.append(text_label(f"Reads as: {self.check.display_host}", "nbacp-host-decoded"))
         # An openable URL has no control characters; a refused one shows them as <U+XXXX>.
-        self.url_text = text_block(visible_controls(url), max_rows=4, layout=widgets.Layout(width="100%"))
-        self.url_text.add_class("nbacp-url")
+        self.url_text = text_label(visible_controls(url), "nbacp-url")
+        self.url_text.style.font_family = "monospace"
         rows.append(self.url_text)
         self.warnings = [text_label(f"Warning: {w}", "nbacp-warning") for w in self.check.warnings]
         rows.extend(self.warnings)
@@ -270,7 +271,8 @@ class UrlConsentCard(Card[UrlResponse]):
             [self.status, widgets.HBox([self.retry_button, self.stop_button])],
             layout=widgets.Layout(display="none"),
         )
-        self.children = (*rows, self.wait_box, self.summary)
+        waiting = (self.wait_box,) if self.link is not None else ()
+        self.children = (*rows, *waiting, self.summary)
 
     # -- state -------------------------------------------------------------------------
     @property
