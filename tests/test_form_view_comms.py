@@ -166,10 +166,8 @@ def test_agent_text_never_reaches_an_html_widget(comms: RecordingComms) -> None:
     states = [s.data.get("state", {}) for s in comms.sent if s.msg_type == "comm_open"]
     states += [u for s in comms.sent if s.msg_type == "comm_msg" and s.data.get("method") == "update"
                for u in [s.data["state"]]]
-    html_views = [w for w in walk(view) if isinstance(w, widgets.HTML | widgets.HTMLMath)]
-    assert html_views, "the form's own stylesheet is the one HTML widget"
-    for html in html_views:
-        assert "onerror" not in html.value and "<img" not in html.value and "alert" not in html.value
+    assert len(list(walk(view))) > 20
+    assert not [w for w in walk(view) if isinstance(w, widgets.HTML | widgets.HTMLMath)]
     for state in states:
         assert state.get("description_allow_html", False) is False
         if state.get("_view_name") in ("HTMLView", "HTMLMathView"):

@@ -34,11 +34,6 @@ SLIDER_MAX_STEPS = 20
 _UNSET = "unset"
 
 
-def wrapped_label(value: str, *classes: str, bold: bool = False) -> widgets.Label:
-    """Agent text as a Label that wraps (see the form's stylesheet) instead of being cut off."""
-    return text_label(value, "nbacp-text", *classes, bold=bold)
-
-
 def title_text(field: Field) -> str:
     return f"{field.label} *" if field.required else field.label
 
@@ -57,7 +52,7 @@ class ErrorList(widgets.VBox):  # type: ignore[misc]
         self.messages = list(messages)
         labels = []
         for message in messages:
-            label = wrapped_label(message, "nbacp-error")
+            label = text_label(message, "nbacp-error")
             label.style.text_color = "#b00020"
             labels.append(label)
         self.children = labels
@@ -72,10 +67,10 @@ class FieldControl:
         self.errors = ErrorList()
         rows: list[widgets.Widget] = []
         if titled:
-            rows.append(wrapped_label(title_text(field), "nbacp-field-title", bold=True))
+            rows.append(text_label(title_text(field), "nbacp-field-title", bold=True))
         rows.append(widget)
         if field.description:
-            rows.append(wrapped_label(field.description, "nbacp-field-description"))
+            rows.append(text_label(field.description, "nbacp-field-description"))
         rows.append(self.errors)
         self.box = widgets.VBox(rows)
         self.box.add_class("nbacp-field")
@@ -293,7 +288,7 @@ def boolean_control(field: BooleanField) -> FieldControl:
 
 
 def unsupported_control(field: UnsupportedField) -> FieldControl:
-    label = wrapped_label(f"{field.name}: unsupported field type {field.type_name}", "nbacp-unsupported")
+    label = text_label(f"{field.name}: unsupported field type {field.type_name}", "nbacp-unsupported")
     return UnsupportedControl(field, label, titled=False)
 
 

@@ -19,19 +19,12 @@ from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, Dec
 from nbacp.form import ChoiceField, Form, FormValidationError, Question, WireValue
 from nbacp.widgets.card import Card
 from nbacp.widgets.choice_card import ChoiceCard
-from nbacp.widgets.controls import ErrorList, FieldControl, field_control, wrapped_label
+from nbacp.widgets.controls import ErrorList, FieldControl, field_control
+from nbacp.widgets.text import card_style, text_label, visible_controls
 
 ElicitationResponse = AcceptElicitationResponse | DeclineElicitationResponse | CancelElicitationResponse
 
 SUMMARY_VALUE_CHARS = 80
-
-# Our own constant stylesheet (never agent text): let Labels wrap instead of being cut.
-_STYLE = (
-    "<style>.nbacp-form .nbacp-text{white-space:pre-wrap;overflow-wrap:anywhere;height:auto;"
-    "line-height:1.4;}.nbacp-form .nbacp-field{margin:0.3em 0;}"
-    ".nbacp-form .nbacp-header{font-weight:bold;}</style>"
-)
-
 
 class QuestionControl:
     """One choice question (with its folded Other box) rendered by a ChoiceCard."""
@@ -148,17 +141,18 @@ class ElicitationForm(Card[ElicitationResponse]):
         self.cancel_button.on_click(lambda _b: self.cancel())
         self.form_errors = ErrorList()
 
-        rows: list[widgets.Widget] = [widgets.HTML(_STYLE, layout=widgets.Layout(display="none"))]
-        rows.append(wrapped_label(f"{agent} asks" if agent else "The agent asks", "nbacp-header", bold=True))
+        rows: list[widgets.Widget] = [card_style()]
+        who = visible_controls(agent) if agent else "The agent"  # bidi tricks shown, not obeyed
+        rows.append(text_label(f"{who} asks", "nbacp-header", bold=True))
         if message:
-            rows.append(wrapped_label(message, "nbacp-message"))
+            rows.append(text_label(visible_controls(message), "nbacp-message"))
         for text in (self.form.title, self.form.description):
             if text and text != message:
-                rows.append(wrapped_label(text, "nbacp-form-text"))
+                rows.append(text_label(text, "nbacp-form-text"))
         rows.extend(control.box for control in self._controls)
         if not self.form.can_accept:
             names = ", ".join(f.name for f in self.form.unsupported if f.required)
-            rows.append(wrapped_label(
+            rows.append(text_label(
                 f"Accept is not possible: the required field(s) {names} cannot be shown by this client. "
                 "You can decline or cancel.", "nbacp-cannot-accept"))
         rows.append(self.form_errors)
