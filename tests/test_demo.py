@@ -1,0 +1,178 @@
+"""nbacp.demo through nbacp's own client: every scenario, every way of saying no, typed results.
+
+The agent runs in process (pydantic-acp over the in-memory transport) and is answered by
+nbacp.answers policies acting on the real cards, so the whole wire path is exercised.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from acp import schema
+
+import nbacp
+from nbacp.answers import Script
+from nbacp.demo import SCENARIOS, Dataset, Environment, Plan, Schedule, demo_agent, scenario_of
+
+FULL_ANSWERS: list[dict[str, Any]] = [
+    {"expect": "form", "pick": {"choice": "Production"}},
+    {
+        "expect": "form",
+        "pick": {"datasets": ["Orders", "Events"], "schedule": "Tonight at 02:00"},
+        "fill": {"datasets_custom": "  clickstream ", "schedule_custom": "after the backup"},
+    },
+    {"expect": "form", "fill": {"workers": 8}},
+    {"expect": "permission", "choose": "allow_once"},
+]
+
+
+class Recorder:
+    """A Script that also keeps every card it was shown, to inspect after the turn."""
+
+    def __init__(self, entries: list[dict[str, Any]]) -> None:
+        self.script = Script(entries)
+        self.cards: list[Any] = []
+        self.shown = asyncio.Event()
+
+    def __call__(self, card: Any) -> None:
+        self.cards.append(card)
+        self.shown.set()
+        self.script(card)
+
+
+async def run(prompt: str, answers: Any) -> tuple[nbacp.PromptResult, list[Plan]]:
+    plans: list[Plan] = []
+    async with nbacp.connect(demo_agent(plans=plans), answers=answers) as conn:
+        session = await conn.new_session()
+        result = await session.prompt(prompt)
+    return result, plans
+
+
+async def test_full_scenario_reports_typed_values() -> None:
+    recorder = Recorder(FULL_ANSWERS)
+    result, plans = await run("full", recorder)
+    assert result.stop_reason == "end_turn"
+    assert recorder.script.remaining == 0
+    [plan] = plans
+    assert plan.environment is Environment.PRODUCTION
+    assert plan.datasets == [Dataset.ORDERS, Dataset.EVENTS]
+    assert plan.datasets_custom == "clickstream"  # trimmed; multi-select keeps picks AND text
+    assert plan.schedule is None and plan.schedule_custom == "after the backup"  # single: text wins
+    assert plan.workers == 8
+    assert plan.launch == "approved" and plan.complete
+    assert "environment = <Environment.PRODUCTION: 'production'>" in result.text
+    assert "datasets = [<Dataset.ORDERS: 'orders'>, <Dataset.EVENTS: 'events'>] + other 'clickstream'" in result.text
+    assert "schedule = other 'after the backup'" in result.text
+    assert "workers = 8" in result.text and "launch: approved" in result.text
+    kinds = [type(card).__name__ for card in recorder.cards]
+    assert kinds == ["ElicitationForm", "ElicitationForm", "ElicitationForm", "PermissionCard"]
+    assert [a[0] for a in result.answers] == ["question", "question", "question", "permission"]
+    assert "**Permission:** launch\\_pipeline\\_run" in result.record
+
+
+async def test_text_streams_in_several_chunks() -> None:
+    result, _ = await run("hello there", None)
+    chunks = [u for u in result.updates if isinstance(u, schema.AgentMessageChunk)]
+    assert len(chunks) > 3
+    assert "".join(c.content.text for c in chunks) == result.text
+    for name in SCENARIOS:
+        assert f"- {name}:" in result.text
+
+
+async def test_ask_choice_offers_the_default() -> None:
+    recorder = Recorder([{"press": "accept"}, {"press": "cancel"}])
+    result, plans = await run("full", recorder)
+    assert plans[0].environment is Environment.STAGING  # accepted untouched: the agent's default
+    assert plans[0].stopped == ("datasets+schedule", "cancelled")
+    assert "datasets+schedule: cancelled, so I stopped there" in result.text
+
+
+@pytest.mark.parametrize("press", ["decline", "cancel"])
+async def test_first_question_declined_or_cancelled(press: str) -> None:
+    status = {"decline": "declined", "cancel": "cancelled"}[press]
+    result, plans = await run("full", Script([{"press": press}]))
+    assert result.stop_reason == "end_turn"
+    assert plans[0].stopped == ("environment", status)
+    assert plans[0].environment is None and plans[0].launch is None
+    assert f"environment: {status}, so I stopped there" in result.text
+
+
+async def test_number_declined_stops_before_the_permission() -> None:
+    recorder = Recorder(
+        [{"pick": {"choice": "Development"}}, {"pick": {"datasets": "Customers"}}, {"press": "decline"}]
+    )
+    result, plans = await run("full", recorder)
+    assert plans[0].stopped == ("workers", "declined")
+    assert plans[0].datasets == [Dataset.CUSTOMERS] and plans[0].datasets_custom is None
+    assert plans[0].schedule is None and plans[0].schedule_custom is None
+    assert "schedule =" not in result.text  # unanswered optional question: no line, not "None"
+    assert not any(type(card).__name__ == "PermissionCard" for card in recorder.cards)
+
+
+async def test_permission_rejected() -> None:
+    answers = [*FULL_ANSWERS[:3], {"choose": "reject_once"}]
+    result, plans = await run("full", Script(answers))
+    assert plans[0].launch == "rejected"
+    assert "launch: rejected" in result.text
+
+
+async def test_decline_policy_stops_at_the_first_form() -> None:
+    result, plans = await run("full", nbacp.answers.decline)
+    assert plans[0].stopped == ("environment", "declined")
+
+
+async def test_quick_is_one_multi_select_with_other() -> None:
+    recorder = Recorder([{"pick": {"datasets": ["Events"]}, "fill": {"datasets_custom": "audit log"}}])
+    result, plans = await run("quick", recorder)
+    assert len(recorder.cards) == 1
+    assert plans[0].datasets == [Dataset.EVENTS] and plans[0].datasets_custom == "audit log"
+    assert "datasets = [<Dataset.EVENTS: 'events'>] + other 'audit log'" in result.text
+
+
+async def test_single_pick_without_text() -> None:
+    result, plans = await run("single", Script([{"pick": {"schedule": "Saturday morning"}}]))
+    assert plans[0].schedule is Schedule.WEEKEND and plans[0].schedule_custom is None
+    assert "schedule = [<Schedule.WEEKEND: 'weekend'>]" in result.text
+
+
+async def test_required_multi_select_cannot_be_accepted_empty() -> None:
+    """The form refuses an empty required answer; the card stays open until the turn is cancelled."""
+    recorder = Recorder([{"press": "accept"}])
+    plans: list[Plan] = []
+    async with nbacp.connect(demo_agent(plans=plans), answers=recorder) as conn:
+        session = await conn.new_session()
+        turn = session.start("quick")
+        await asyncio.wait_for(recorder.shown.wait(), 60)
+        [card] = recorder.cards
+        assert not card.done and card.errors.get("datasets")
+        card.pick("datasets", "Orders")
+        card.accept()
+        result = await turn
+    assert result.stop_reason == "end_turn"
+    assert plans[0].datasets == [Dataset.ORDERS]
+
+
+async def test_login_consent_then_completion() -> None:
+    recorder = Recorder([{"expect": "url", "press": "open"}])
+    result, _ = await run("/login", recorder)
+    [card] = recorder.cards
+    assert card.url == "http://127.0.0.1/nbacp-demo/login"
+    assert card.completed and card.phase == "completed"
+    assert "sign-in: consent given, sign-in completed" in result.text
+
+
+@pytest.mark.parametrize(("press", "word"), [("decline", "declined"), ("cancel", "cancelled")])
+async def test_login_declined_or_cancelled(press: str, word: str) -> None:
+    recorder = Recorder([{"press": press}])
+    result, _ = await run("login", recorder)
+    assert not recorder.cards[0].completed
+    assert f"sign-in: {word}" in result.text
+
+
+def test_scenario_keywords() -> None:
+    assert scenario_of("/login please") == "login"
+    assert scenario_of("Run the FULL demo.") == "full"
+    assert scenario_of("quickly") is None
+    assert scenario_of("") is None

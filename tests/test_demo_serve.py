@@ -1,0 +1,81 @@
+"""``python -m nbacp.demo serve``: a real subprocess on 127.0.0.1, reached over acpremote."""
+
+from __future__ import annotations
+
+import asyncio
+import select
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+import nbacp
+from nbacp.answers import Script
+from nbacp.demo.__main__ import READY_PREFIX, main
+from nbacp.errors import ConnectError
+
+TOKEN = "demo-test-token"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server_url() -> Iterator[str]:
+    """One server for the module (starting Python + pydantic-ai takes seconds); killed at the end."""
+    port = _free_port()
+    command = [sys.executable, "-m", "nbacp.demo", "serve", "--port", str(port), "--token", TOKEN]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        ready, _, _ = select.select([process.stdout], [], [], 120)
+        assert ready, "the demo server printed nothing within 120 s"
+        line = process.stdout.readline().strip()
+        assert line.startswith(READY_PREFIX), line
+        url = line.removeprefix(READY_PREFIX)
+        assert url == f"ws://127.0.0.1:{port}/acp/ws"
+        yield url
+    finally:
+        process.terminate()
+        assert process.wait(30) == 0  # SIGTERM is a clean stop
+
+
+async def test_remote_demo_answers_over_websocket(server_url: str) -> None:
+    answers = Script([{"pick": {"datasets": ["Orders", "Customers"]}, "fill": {"datasets_custom": "refunds"}}])
+    async with nbacp.connect(server_url, token=TOKEN, answers=answers) as conn:
+        assert conn.kind == "remote"
+        assert conn.agent_info is not None and conn.agent_info.name == "nbacp-demo"
+        session = await conn.new_session()
+        result = await session.prompt("quick")
+    assert result.stop_reason == "end_turn"
+    assert "datasets = [<Dataset.ORDERS: 'orders'>, <Dataset.CUSTOMERS: 'customers'>] + other 'refunds'" in result.text
+
+
+async def test_each_connection_gets_its_own_sessions(server_url: str) -> None:
+    """Two clients at once: each one's questions reach its own cards."""
+    first = Script([{"pick": {"schedule": "Right now"}}])
+    second = Script([{"fill": {"schedule_custom": "at noon"}}])
+    async with (
+        nbacp.connect(server_url, token=TOKEN, answers=first) as a,
+        nbacp.connect(server_url, token=TOKEN, answers=second) as b,
+    ):
+        sa, sb = await a.new_session(), await b.new_session()
+        ra, rb = await asyncio.gather(sa.prompt("single"), sb.prompt("single"))
+    assert "schedule = [<Schedule.NOW: 'now'>]" in ra.text
+    assert "schedule = other 'at noon'" in rb.text
+
+
+@pytest.mark.parametrize("token", ["wrong-token", None])
+async def test_wrong_or_missing_token_is_refused(server_url: str, token: str | None) -> None:
+    with pytest.raises(ConnectError, match="401"):
+        await nbacp.connect(server_url, token=token)
+
+
+def test_refuses_public_address_without_token(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--host", "0.0.0.0", "--port", "0"]) == 2
+    assert "without --token" in capsys.readouterr().err
