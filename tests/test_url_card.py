@@ -355,3 +355,11 @@ def test_link_esm_in_jsdom(tmp_path: Path) -> None:
     assert out["reenabled"]["href"] == "https://example.com/" and out["reenabled"]["text"] == "Open again"
     assert out["reenabled"]["sent"] == [{"event": "open"}]
     assert out["xss"]["text"] == XSS and out["xss"]["elements"] == 1
+
+
+def test_cards_carry_the_wrapping_css() -> None:
+    from nbacp.widgets.text import CardStyle
+
+    c = card()
+    assert isinstance(c.children[0], CardStyle) and "pre-wrap" in str(c.children[0]._css)
+    assert "nbacp-text" in c.url_text._dom_classes  # the class the CSS wraps
