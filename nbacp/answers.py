@@ -80,7 +80,8 @@ def apply_entry(card: Any, entry: Mapping[str, Any], *, index: int = 0) -> None:
     allowed = {"form": ("accept", "decline", "cancel"), "url": ("open", "decline", "cancel")}.get(kind, ())
     if press not in allowed:
         raise ScriptError(f"Answer script entry {index}: 'press' must be one of {allowed} for a {kind} card.")
-    getattr(card, str(press))()
+    # "open" is the button's word; the card's method is consent(), since Widget.open() is ipywidgets' own
+    getattr(card, "consent" if press == "open" else str(press))()
 
 
 def decline(card: Any) -> None:
