@@ -19,6 +19,7 @@ from acp import schema
 from comm_support import RecordingComms, Sent, walk
 
 import nbacp.widgets.transcript.blocks as blocks
+from nbacp.render.markdown import render_markdown
 from nbacp.widgets.transcript import FRAME, Transcript
 
 
@@ -153,7 +154,7 @@ async def test_no_frame_renders_the_whole_message(monkeypatch: pytest.MonkeyPatc
     """Linear cost: while streaming, each frame renders only the live tail (bounded by
     ``seal_at`` plus the newest chunks); the whole message is rendered once, at its end."""
     sizes: list[int] = []
-    real = blocks.render_markdown
+    real = render_markdown
 
     def counting(source: str) -> str:
         sizes.append(len(source))

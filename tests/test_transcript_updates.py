@@ -307,3 +307,16 @@ def test_cards_are_placed_at_the_current_point_and_answers_recorded() -> None:
 
 def test_record_before_finish_says_not_finished() -> None:
     assert "not finished" in Transcript(prompt="p").record_markdown()
+
+
+def test_plan_entry_status_changes_keep_the_same_widgets() -> None:
+    t = Transcript(prompt="p")
+    entries = [
+        {"content": "A", "priority": "high", "status": "pending"},
+        {"content": "B", "priority": "low", "status": "pending"},
+    ]
+    t.add(wire({"sessionUpdate": "plan", "entries": entries}))
+    before = [w for w in walk(t) if isinstance(w, widgets.Label)]
+    t.add(wire({"sessionUpdate": "plan", "entries": [{**entries[0], "status": "in_progress"}, entries[1]]}))
+    after = [w for w in walk(t) if isinstance(w, widgets.Label)]
+    assert before == after and [w.value for w in after] == ["Plan", "◐ A (high)", "○ B (low)"]

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 import ipywidgets as widgets
-from acp.schema import PromptResponse
+from acp.schema import PromptResponse, TextContentBlock
 from agents import NO_ELICITATION, ReplyingClient, _RawAgent, in_memory_pair
 from comm_support import walk
 
@@ -65,7 +65,7 @@ async def test_a_real_agent_turn_fills_the_transcript() -> None:
     client = TranscriptClient()
     async with in_memory_pair(UpdatesAgent(10_000), client, NO_ELICITATION) as conn:
         session = await conn.new_session(cwd="/", mcp_servers=[])
-        response = await conn.prompt(session_id=session.session_id, prompt=[{"type": "text", "text": "go"}])
+        response = await conn.prompt(session_id=session.session_id, prompt=[TextContentBlock(type="text", text="go")])
     t = client.transcript
     t.finish(response.stop_reason)
     kinds = [u.session_update for u in t.updates[: len(KINDS)]]

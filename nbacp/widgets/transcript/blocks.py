@@ -210,6 +210,7 @@ class PlanBlock(Block):
         self.uri: str | None = None
         self._box: widgets.VBox | None = None
         self._shown: tuple[Any, ...] | None = None
+        self._shape: tuple[str, int] | None = None
 
     def set_entries(self, entries: list[schema.PlanEntry]) -> None:
         self.entries, self.markdown, self.uri = list(entries), None, None
@@ -223,6 +224,15 @@ class PlanBlock(Block):
             return
         self._shown = key
         title = "Plan" if not self.plan_id else describe.clip(f"Plan {self.plan_id}", 80)
+        old = list(self._box.children)
+        shape = ("entries", len(self.entries)) if self.markdown is None and self.uri is None else ("other", 0)
+        same_shape, self._shape = shape == self._shape and shape[0] == "entries", shape
+        if same_shape:
+            for label, entry in zip(old[1:], self.entries, strict=True):  # same shape: update in place
+                text = describe.plan_entry(entry)
+                if label.value != text:
+                    label.value = text
+            return
         items: list[widgets.Widget] = [_label(title, "nbacp-plan-title")]
         if self.markdown is not None:
             items.append(_html(render_markdown(self.markdown)))
@@ -230,6 +240,5 @@ class PlanBlock(Block):
             items.append(_label(describe.clip(f"plan file: {self.uri}"), "nbacp-plan-entry"))
         else:
             items.extend(_label(describe.plan_entry(e), "nbacp-plan-entry") for e in self.entries)
-        old = list(self._box.children)
         self._box.children = tuple(items)
         _close_all(old)
