@@ -307,6 +307,11 @@ def test_fill_refuses_wrong_targets_and_types() -> None:
         view.fill("blob", {"a": 1})
     with pytest.raises(ValueError, match="takes a number"):
         view.fill("count", "many")
+    with pytest.raises(ValueError, match="from 1 to 65535"):
+        view.fill("port", 70000)  # BoundedIntText would clamp to 65535 without a word
+    with pytest.raises(ValueError, match="whole number"):
+        view.fill("big", 2.5)  # IntText would truncate to 2
+    assert view.values["port"] == 8080 and view.values["big"] == 7
     with pytest.raises(ValueError, match="date"):
         view.fill("day", "tomorrow")
     with pytest.raises(ValueError, match="timezone"):

@@ -161,6 +161,14 @@ class NumberControl(FieldControl):
             value = parse_number(value, integer=self.field.kind == "integer")
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ValueError(f"{self.field.name!r} takes a number.")
+        if self.field.kind == "integer":
+            if isinstance(value, float) and not value.is_integer():
+                raise ValueError(f"{self.field.name!r} takes a whole number, not {value!r}.")
+            value = int(value)
+        # The widgets would clamp (or truncate) silently; a value nobody gave must not be sent.
+        low, high = getattr(self.widget, "min", None), getattr(self.widget, "max", None)
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise ValueError(f"{self.field.name!r} takes a number from {_bound(low, '')} to {_bound(high, '')}.")
         self.widget.value = value
 
 

@@ -95,7 +95,7 @@ def question_spec(question: Question) -> dict[str, Any]:
             "name": custom.name,
             "title": custom.title or "Other",
             "description": custom.description if custom.description != custom.title else None,
-            "placeholder": custom.description or "Type your own answer",
+            "placeholder": "Type your own answer",
         },
         "min_items": choice.min_items,
         "max_items": choice.max_items,
