@@ -26,6 +26,7 @@ ElicitationResponse = AcceptElicitationResponse | DeclineElicitationResponse | C
 
 SUMMARY_VALUE_CHARS = 80
 
+
 class QuestionControl:
     """One choice question (with its folded Other box) rendered by a ChoiceCard."""
 
