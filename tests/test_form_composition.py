@@ -45,7 +45,8 @@ def test_markers_pair_any_name(meta: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("suffix", ["_custom", "_other"])
 def test_names_pair(suffix: str) -> None:
-    form = form_of(q=multi(), **{f"q{suffix}": text()})
+    properties = {"q": multi(), f"q{suffix}": text()}
+    form = form_of(None, **properties)
     assert form.companions == {f"q{suffix}": "q"}
 
 

@@ -18,7 +18,7 @@ from pydantic_acp.elicitation import _ask_choice, _choice_form_mode
 
 from nbacp.form import ChoiceField, Form, FormValidationError
 
-CHOICES = [
+CHOICES: list[ElicitationChoice[Any]] = [
     ElicitationChoice(value="preview", label="Preview"),
     ElicitationChoice(value="production", label="Production", description="Deploy to prod.", default=True),
     ElicitationChoice(value=("any", "object"), label="Staging (Recommended)"),
@@ -84,7 +84,7 @@ class AnsweringSession:
 )
 async def test_acpkit_accepts_exactly_the_content_nbacp_composes(label: str, value: Any) -> None:
     session = AnsweringSession(label)
-    result = await _ask_choice(session, "Choose a deployment target", CHOICES, fallback=None)
+    result: Any = await _ask_choice(session, "Choose a deployment target", CHOICES, fallback=None)
     assert isinstance(result, ChoiceElicitationAccepted) and result.value == value
     assert len(session.modes) == 1
 
@@ -114,11 +114,13 @@ def claude_question(n: int, *, multi: bool, several: bool) -> dict[str, dict[str
 
 @pytest.mark.parametrize("multi", [False, True], ids=["single", "multi"])
 @pytest.mark.parametrize("count", [1, 3])
-def test_claude_ask_user_question(multi: bool, count: int) -> None:
+@pytest.mark.parametrize("as_model", [False, True], ids=["dict", "pydantic"])
+def test_claude_ask_user_question(multi: bool, count: int, as_model: bool) -> None:
     properties: dict[str, Any] = {}
     for n in range(count):
         properties.update(claude_question(n, multi=multi, several=count > 1))
-    form = Form.from_schema({"type": "object", "properties": properties})
+    schema: Any = {"type": "object", "properties": properties}
+    form = Form.from_schema(ElicitationSchema.model_validate(schema) if as_model else schema)
     assert [q.name for q in form.questions] == [f"question_{n}" for n in range(count)]
     assert form.companions == {f"question_{n}_custom": f"question_{n}" for n in range(count)}
     tabs, spaces = form.questions[0].choice.options
