@@ -18,6 +18,7 @@ from acp import RequestError, text_block
 
 from nbacp import kernel
 from nbacp.errors import AgentError, ConnectionLost
+from nbacp.render.record import record_text
 
 if TYPE_CHECKING:
     from nbacp.connect import Connection
@@ -39,16 +40,17 @@ class PromptResult:
 
 
 class Record:
-    """The static turn record: markdown for renderers, the same text for text/plain (nbval)."""
+    """The static turn record: inert markdown for renderers, plain text for text/plain (nbval)."""
 
-    def __init__(self, markdown: str) -> None:
+    def __init__(self, markdown: str, text: str | None = None) -> None:
         self.markdown = markdown
+        self.text = markdown if text is None else text
 
     def _repr_markdown_(self) -> str:
         return self.markdown
 
     def __repr__(self) -> str:
-        return self.markdown
+        return self.text
 
 
 def _display(obj: Any, **kwargs: Any) -> Any:
@@ -115,7 +117,9 @@ class Turn:
             record=self.transcript.record_markdown(),
         )
         if self._record_handle is not None:
-            self._record_handle.update(Record(result.record))
+            t = self.transcript
+            plain = record_text(t.prompt, t.text, t.answers, t.stop_reason)
+            self._record_handle.update(Record(result.record, plain))
         if error is not None:
             raise error
         return result

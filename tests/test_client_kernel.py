@@ -80,6 +80,8 @@ def test_prompt_awaited_in_a_cell_is_answered_through_widget_comms(
     records = [m for m in kernel.messages(cell) if m["msg_type"] in ("display_data", "update_display_data")
                and "text/markdown" in m["content"].get("data", {})]
     assert any("Avro" in m["content"]["data"]["text/markdown"] for m in records)
+    plain = [m["content"]["data"]["text/plain"] for m in records]
+    assert any("You: go" in p and "Answer: Accepted" in p and "Stop reason: end_turn" in p for p in plain), plain
 
 
 def test_stop_button_cancels_the_pending_card_and_releases_the_cell(kernel: KernelHarness) -> None:

@@ -59,3 +59,18 @@ def record_markdown(
     ended = inert_markdown(stop_reason) if stop_reason else "not finished"
     parts.append(f"*Stop reason: {ended}*")
     return "\n\n".join(parts) + "\n"
+
+
+def record_text(
+    prompt: str,
+    text: str,
+    answers: Iterable[tuple[str, str, str]],
+    stop_reason: str | None,
+) -> str:
+    """The same record as plain text, for ``text/plain`` (terminals, nbval's stored outputs)."""
+    lines = [f"You: {prompt.strip()}", f"Agent: {text.strip() or '(no message text)'}"]
+    for kind, question, answer in answers:
+        label, verdict = ("Permission", "Decision") if kind == "permission" else ("Question", "Answer")
+        lines.append(f"{label}: {question.strip()}\n  {verdict}: {answer.strip()}")
+    lines.append(f"Stop reason: {stop_reason or 'not finished'}")
+    return _CONTROL.sub("", "\n".join(lines))
