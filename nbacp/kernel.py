@@ -104,6 +104,21 @@ def _sigint_available(loop: asyncio.AbstractEventLoop) -> bool:
     )
 
 
+def _peek_wakeup_fd() -> int:
+    """The current signal wakeup fd (asyncio resets it to -1 when it drops its handler).
+
+    A stale fd left behind by a closed loop is dropped rather than restored.
+    """
+    fd = signal.set_wakeup_fd(-1)
+    if fd == -1:
+        return -1
+    try:
+        signal.set_wakeup_fd(fd)
+    except (OSError, ValueError):
+        return -1
+    return fd
+
+
 async def _run_callback(on_interrupt: Callable[[], None | Awaitable[None]], timeout: float) -> None:
     result = on_interrupt()
     if inspect.isawaitable(result):
@@ -140,8 +155,7 @@ async def wait_interruptible(
             interrupted.set_result(None)
 
     previous = signal.getsignal(signal.SIGINT)
-    wakeup_fd = signal.set_wakeup_fd(-1)
-    signal.set_wakeup_fd(wakeup_fd)
+    wakeup_fd = _peek_wakeup_fd()
     try:
         loop.add_signal_handler(signal.SIGINT, on_sigint)
     except (NotImplementedError, RuntimeError, ValueError):
@@ -161,7 +175,7 @@ async def wait_interruptible(
             loop.remove_signal_handler(signal.SIGINT)
         signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
         if wakeup_fd != -1:
-            with contextlib.suppress(ValueError):
+            with contextlib.suppress(OSError, ValueError):
                 signal.set_wakeup_fd(wakeup_fd)
         if not task.done():
             task.cancel()

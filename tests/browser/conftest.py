@@ -56,8 +56,10 @@ def notebook7(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServe
     yield from _server("notebook", tmp_path_factory)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """Chromium per test module: sync Playwright marks an asyncio loop as running in this
+    thread while it lives, which would break the async tests collected after this folder."""
     if not Path(CHROMIUM).is_file():
         pytest.fail(
             f"chromium is not installed ({CHROMIUM} missing): the browser tests need Debian's chromium "
