@@ -12,6 +12,7 @@ ipywidgets needs nothing from a front end to open its comms, so no handshake is 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 import time
@@ -139,6 +140,10 @@ class KernelHarness:
         data = {"method": "update", "state": state, "buffer_paths": []}
         return self._send("comm_msg", {"comm_id": comm_id, "data": data})
 
+    def click(self, comm_id: str) -> str:
+        """A Button click, exactly as the browser's widget manager sends it."""
+        return self.send_custom(comm_id, {"event": "click"})
+
     def send_custom(self, comm_id: str, content: Any) -> str:
         """A custom front-end message, e.g. ``{"event": "click"}`` for a Button."""
         return self._send("comm_msg", {"comm_id": comm_id, "data": {"method": "custom", "content": content}})
@@ -198,6 +203,15 @@ class KernelHarness:
         return self.wait_for(lambda: (lambda f: f if len(f) >= count else None)(self.comm_opens(model_name)),
                              timeout, f"{count} x {model_name}")
 
+    def wait_widget(self, model_name: str, timeout: float = DEFAULT_TIMEOUT, **match: Any) -> dict[str, Any]:
+        """The newest open ``model_name`` whose current state has every ``match`` item,
+        e.g. ``wait_widget("ButtonModel", description="Accept")``."""
+        def find() -> dict[str, Any] | None:
+            hits = [c for c in self.comm_opens(model_name)
+                    if not c["closed"] and all(c["state"].get(k) == v for k, v in match.items())]
+            return hits[-1] if hits else None
+        return self.wait_for(find, timeout, f"{model_name} with {match}")
+
     def widget_state(self, comm_id: str) -> dict[str, Any]:
         with self._cond:
             return dict(self.states[comm_id])
@@ -225,9 +239,17 @@ def write_kernelspec(root: Path, interrupt_mode: Literal["signal", "message"] = 
 
 @contextmanager
 def start_kernel(
-    cwd: Path, interrupt_mode: Literal["signal", "message"] = "signal", timeout: float = 60.0
+    cwd: Path,
+    interrupt_mode: Literal["signal", "message"] = "signal",
+    timeout: float = 60.0,
+    env: dict[str, str] | None = None,
 ) -> Iterator[KernelHarness]:
-    """Start a kernel in ``cwd`` (bounded startup) and shut it down afterwards."""
+    """Start a kernel in ``cwd`` (bounded startup) and shut it down afterwards.
+
+    The kernel never inherits NBACP_ANSWERS (a headless answer policy would answer for the
+    test); pass it in ``env`` to test that policy on purpose.
+    """
+    kernel_env = {k: v for k, v in os.environ.items() if k != "NBACP_ANSWERS"} | (env or {})
     specs = write_kernelspec(cwd / ".kernelspecs", interrupt_mode)
     km = KernelManager(
         kernel_name=KERNEL_NAME,
@@ -235,7 +257,7 @@ def start_kernel(
         transport="ipc",  # local sockets in the temp dir: no TCP ports, no plain-text warning
         connection_file=str(cwd / ".kernel-connection.json"),
     )
-    km.start_kernel(cwd=str(cwd))
+    km.start_kernel(cwd=str(cwd), env=kernel_env)
     kc = km.client()
     kc.start_channels()
     try:

@@ -23,12 +23,11 @@ def test_top_level_await_resolved_by_button_click(
         display(button)
         print("result:", await fut)
     """))
-    (button,) = kernel.wait_comm("ButtonModel")
-    assert button["state"]["description"] == "Go"
+    button = kernel.wait_widget("ButtonModel", description="Go")
     assert not kernel.is_idle(cell)
 
     sent_at = time.perf_counter()
-    kernel.send_custom(button["comm_id"], {"event": "click"})
+    kernel.click(button["comm_id"])
     kernel.wait_idle(cell, timeout=10)
     assert kernel.error(cell) is None
     assert kernel.stream_text(cell) == "result: clicked\n"

@@ -119,8 +119,14 @@ class JupyterServer:
                 self.process.wait(5)
 
 
-def start_server(kind: Kind, base: Path, notebooks: Path | None = None) -> JupyterServer:
-    """Start a server on a free loopback port and wait (bounded) until its API answers."""
+def start_server(
+    kind: Kind, base: Path, notebooks: Path | None = None, extra_env: dict[str, str] | None = None
+) -> JupyterServer:
+    """Start a server on a free loopback port and wait (bounded) until its API answers.
+
+    Kernels never inherit NBACP_ANSWERS from the test run (it would answer for the browser);
+    pass it in ``extra_env`` on purpose.
+    """
     root = base / "root"
     if notebooks is not None and notebooks.is_dir():
         shutil.copytree(notebooks, root / notebooks.name, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
@@ -132,14 +138,14 @@ def start_server(kind: Kind, base: Path, notebooks: Path | None = None) -> Jupyt
         json.dumps({"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}})
     )
     env = dict(
-        os.environ,
+        {k: v for k, v in os.environ.items() if k != "NBACP_ANSWERS"},
         JUPYTER_CONFIG_DIR=str(config),
         JUPYTER_RUNTIME_DIR=str(base / "runtime"),
         JUPYTER_DATA_DIR=str(base / "data"),
         JUPYTERLAB_SETTINGS_DIR=str(base / "settings"),
         JUPYTERLAB_WORKSPACES_DIR=str(base / "workspaces"),
         PYTHONUNBUFFERED="1",
-    )
+    ) | (extra_env or {})
     port, token = free_port(), secrets.token_hex(16)
     app = "LabApp" if kind == "lab" else "JupyterNotebookApp"
     cmd = [
