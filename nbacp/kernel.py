@@ -143,6 +143,10 @@ async def wait_interruptible(
     rather than CancelledError because it is what the stop button shows for any cell, and a
     CancelledError escaping a cell reads like an nbacp bug. Off the main thread, without a
     signal-capable loop, or on Windows, this is a plain ``await``.
+
+    Await it directly in the cell's coroutine chain (not inside a separate Task: a
+    KeyboardInterrupt escaping a Task escapes the event loop). SIGINT is held from the call
+    until return; one that arrives earlier is ipykernel's to handle.
     """
     loop = asyncio.get_running_loop()
     task: asyncio.Future[T] = asyncio.ensure_future(awaitable)
