@@ -97,3 +97,13 @@ def test_one_endless_line_is_left_whole() -> None:
     stream = MarkdownStream(seal_at=50)
     stream.append("x" * 500)
     assert stream.take_sealed() == [] and stream.tail == "x" * 500
+
+
+def test_blank_line_inside_a_list_item_is_not_a_cut() -> None:
+    """Found by hypothesis: cutting before an indented continuation turned a fence's info string into code."""
+    text = "- w0\n\n    ```w1\n" + "x" * 20 + "\n"
+    stream = MarkdownStream(seal_at=8)
+    stream.append(text)
+    sealed = stream.take_sealed()
+    assert "".join(sealed) + stream.tail == text
+    assert all(not piece.startswith("    ") for piece in [*sealed[1:], stream.tail] if piece)

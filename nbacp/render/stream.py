@@ -2,7 +2,7 @@
 
 Re-rendering a whole streamed message on every display frame costs O(length) per frame, so a
 long answer would cost O(length^2) overall. Instead the text is cut at safe points (a blank
-line outside a fenced code block) once the live tail passes ``seal_at`` characters: the part
+line outside a fenced code block, followed by a line at column 0) once the live tail passes ``seal_at`` characters: the part
 before the cut is rendered once and never again, and each frame renders only the tail. A
 fence that grows past ``seal_at`` without closing is cut at a line boundary: the sealed part
 gets a closing fence and the tail is rendered with the opening line in front of it.
@@ -46,6 +46,7 @@ class MarkdownStream:
         self._prefix = ""  # reopening fence line when the tail starts inside a cut fence
         self._scanned = 0  # offset in _tail up to which whole lines were scanned
         self._cut = -1  # last offset in _tail just after a blank line outside any fence
+        self._blank = -1  # a blank line whose cut waits for the next line to confirm it
         self._fence: _Fence | None = None
 
     def append(self, text: str) -> None:
@@ -85,6 +86,8 @@ class MarkdownStream:
             self._tail = self._tail[cut:]
             self._scanned -= cut
             self._cut = -1  # _cut was the last safe point, and a fence cut leaves none
+            if self._blank >= 0:
+                self._blank -= cut
         return sealed
 
     def _absorb(self) -> None:
@@ -96,10 +99,16 @@ class MarkdownStream:
         while (end := tail.find("\n", self._scanned)) >= 0:
             line = tail[self._scanned : end]
             outside = self._fence is None
+            if outside and self._blank >= 0 and line.strip():
+                # a blank line is a safe cut only when what follows starts at column 0: an
+                # indented line may continue a list item (or its indented fence) across the blank
+                if not line[:1].isspace():
+                    self._cut = self._blank
+                self._blank = -1
             self._scan_line(line)
             self._scanned = end + 1
             if outside and self._fence is None and not line.strip():
-                self._cut = end + 1
+                self._blank = end + 1
 
     def _scan_line(self, line: str) -> None:
         if self._fence is not None:
