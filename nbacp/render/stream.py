@@ -2,10 +2,11 @@
 
 Re-rendering a whole streamed message on every display frame costs O(length) per frame, so a
 long answer would cost O(length^2) overall. Instead the text is cut at safe points (a blank
-line outside a fenced code block, followed by a line at column 0) once the live tail passes ``seal_at`` characters: the part
-before the cut is rendered once and never again, and each frame renders only the tail. A
-fence that grows past ``seal_at`` without closing is cut at a line boundary: the sealed part
-gets a closing fence and the tail is rendered with the opening line in front of it.
+line outside a fenced code block, followed by a line at column 0) once the live tail passes
+``seal_at`` characters: the part before the cut is rendered once and never again, and each
+frame renders only the tail. A fence that grows past ``seal_at`` without closing is cut at a
+line boundary: the sealed part gets a closing fence and the tail is rendered with the opening
+line in front of it.
 
 The cuts only affect how the message looks while it streams (a loose list may show as two
 lists); the view renders the whole text once when the message ends. Safety never depends on
