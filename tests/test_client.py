@@ -227,3 +227,19 @@ async def test_failing_policy_leaves_the_card_for_a_person() -> None:
         card.decline()
         await turn
     assert agent.replies[0].action == "decline"
+
+
+async def test_unknown_elicitation_mode_is_invalid_params_and_the_connection_lives_on() -> None:
+    agent = HoldingAgent()
+    async with nbacp.connect(agent, answers=Script([{"press": "decline"}])) as conn:
+        session = await conn.new_session(".")
+        with pytest.raises(RequestError) as info:
+            await agent.conn._conn.send_request(
+                "elicitation/create", {"sessionId": session.id, "mode": "_telepathy", "message": "think of a number"}
+            )
+        assert info.value.code == -32602
+        assert "_telepathy" in str(info.value.data)
+        agent.release.set()
+        result = await session.prompt("still alive?")  # the same connection keeps working
+    assert result.stop_reason == "end_turn"
+    assert agent.replies[0].action == "decline"
