@@ -7,6 +7,11 @@ serve --port P --token T`` serves it on loopback over acpremote. Prompt words pi
 
 from __future__ import annotations
 
+try:
+    import pydantic_acp  # noqa: F401
+except ImportError as exc:  # pragma: no cover - the test extra installs it
+    raise ImportError("nbacp.demo needs ACP Kit: pip install 'nbacp[demo]'") from exc
+
 from nbacp.demo.agent import AGENT_NAME, AGENT_TITLE, demo_agent
 from nbacp.demo.model import SCENARIOS, scenario_of
 from nbacp.demo.plan import Dataset, Environment, Plan, Schedule
