@@ -176,3 +176,18 @@ def test_scenario_keywords() -> None:
     assert scenario_of("Run the FULL demo.") == "full"
     assert scenario_of("quickly") is None
     assert scenario_of("") is None
+
+
+async def test_cancelling_the_turn_while_a_question_waits() -> None:
+    """session.cancel() closes the open card as cancelled and the agent ends the turn as cancelled."""
+    recorder = Recorder([])  # nobody answers
+    plans: list[Plan] = []
+    async with nbacp.connect(demo_agent(plans=plans), answers=recorder) as conn:
+        session = await conn.new_session()
+        turn = session.start("full")
+        await asyncio.wait_for(recorder.shown.wait(), 60)
+        await session.cancel()
+        result = await asyncio.wait_for(turn, 60)
+    assert result.stop_reason == "cancelled"
+    assert recorder.cards[0].done
+    assert type(recorder.cards[0].response).__name__ == "CancelElicitationResponse"
