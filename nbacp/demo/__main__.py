@@ -41,7 +41,8 @@ async def serve(host: str, port: int, token: str | None, mount: str) -> None:
         options=TransportOptions(use_unstable_protocol=True),
     )
     bound = next(iter(server.sockets)).getsockname()
-    print(f"{READY_PREFIX}ws://{host}:{bound[1]}{mount.rstrip('/')}/ws", flush=True)
+    shown = f"[{host}]" if ":" in host else host  # an IPv6 literal needs brackets in a URL
+    print(f"{READY_PREFIX}ws://{shown}:{bound[1]}{mount.rstrip('/')}/ws", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
