@@ -31,7 +31,7 @@ test-py: $(STAMP) chromium
 	$(BIN)/pytest -q -p no:cacheprovider
 
 test-notebooks: $(STAMP)
-	NBACP_ANSWERS=notebooks/answers $(BIN)/pytest -q -p no:cacheprovider --nbval notebooks --nbval-sanitize-with notebooks/sanitize.cfg --nbval-cell-timeout 120
+	NBACP_ANSWERS=$(CURDIR)/notebooks/answers $(BIN)/pytest -q -p no:cacheprovider --nbval notebooks --nbval-sanitize-with notebooks/sanitize.cfg --nbval-cell-timeout 120
 
 test: lint test-js test-py test-notebooks
 

@@ -69,11 +69,14 @@ def _display(obj: Any, **kwargs: Any) -> Any:
 class Turn:
     """A running prompt. Await it (any number of times) for the PromptResult."""
 
-    def __init__(self, session: Session, text: str, transcript: Transcript) -> None:
+    def __init__(self, session: Session, text: str, transcript: Transcript, *, placeholder: bool = True) -> None:
         self.session = session
         self.text = text
         self.transcript = transcript
-        self._record_handle = _display(Record(""), display_id=True)
+        self.record: Record | None = None  # set when the turn ends
+        # A placeholder filled through its display id reaches the cell after it went idle (start()),
+        # but nbval ignores update_display_data; an awaited prompt() displays the record itself.
+        self._record_handle = _display(Record(""), display_id=True) if placeholder else None
         self._task = asyncio.ensure_future(self._run())
 
     @property
@@ -116,10 +119,10 @@ class Turn:
             answers=list(self.transcript.answers),
             record=self.transcript.record_markdown(),
         )
+        t = self.transcript
+        self.record = Record(result.record, record_text(t.prompt, t.text, t.answers, t.stop_reason))
         if self._record_handle is not None:
-            t = self.transcript
-            plain = record_text(t.prompt, t.text, t.answers, t.stop_reason)
-            self._record_handle.update(Record(result.record, plain))
+            self._record_handle.update(self.record)
         if error is not None:
             raise error
         return result
@@ -142,21 +145,30 @@ class Session:
 
     def start(self, text: str) -> Turn:
         """Send a prompt without waiting: the turn's view is shown in the current cell."""
+        return self._start(text, placeholder=True)
+
+    def _start(self, text: str, *, placeholder: bool) -> Turn:
         from nbacp.widgets.transcript import Transcript
 
         if self.turn is not None and not self.turn.done:
             raise RuntimeError("This session already has a turn running; await it or cancel it first.")
         transcript = Transcript(prompt=text)
         _display(transcript)
-        self.turn = Turn(self, text, transcript)
+        self.turn = Turn(self, text, transcript, placeholder=placeholder)
         return self.turn
 
     async def prompt(self, text: str) -> PromptResult:
         """Prompt and wait for the turn; the stop button cancels the turn and its open questions."""
         if kernel.running_in_kernel() and not kernel.can_await_widgets():
             _display(Record(kernel.older_kernel_message()))
-        turn = self.start(text)
-        return await kernel.wait_interruptible(asyncio.shield(turn._task), on_interrupt=self.cancel)
+        turn = self._start(text, placeholder=False)
+        try:
+            return await kernel.wait_interruptible(asyncio.shield(turn._task), on_interrupt=self.cancel)
+        finally:
+            if turn.record is not None:
+                _display(turn.record)  # still in the prompting cell: a plain display_data
+            else:  # interrupted before the turn ended: fill a placeholder later, as start() does
+                turn._record_handle = _display(Record(""), display_id=True)
 
     async def cancel(self) -> None:
         """Cancel the running turn: close its open cards, then tell the agent (session/cancel)."""

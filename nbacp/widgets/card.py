@@ -79,6 +79,12 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
             callback(response)
         return True
 
+    def __repr__(self) -> str:
+        # Also the text/plain of the cell output: short and stable, so saved notebooks and
+        # nbval's comparisons do not depend on the widget tree (ipywidgets' default repr does).
+        state = self.summary.value if self._resolved else "waiting for an answer"
+        return f"<{type(self).__name__}: {state}>"
+
     # -- closing from outside ---------------------------------------------------------
     def cancel_pending(self, reason: str) -> bool:
         """Close an open card as cancelled because the agent stopped waiting (turn ended, disconnect)."""

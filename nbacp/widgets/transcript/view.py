@@ -73,6 +73,11 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
             self._text = ["".join(self._text)]
         return self._text[0] if self._text else ""
 
+    def __repr__(self) -> str:
+        # The cell's text/plain: stable, unlike ipywidgets' default repr of the whole tree.
+        prompt = self.prompt if len(self.prompt) <= 60 else self.prompt[:57] + "..."
+        return f"<nbacp turn: {prompt!r}>" if self.prompt else "<nbacp inbox>"
+
     def record_markdown(self) -> str:
         """The static, widget-free record of the turn (inert markdown, see nbacp.render.record)."""
         return record_markdown(self.prompt, self.text, self.answers, self.stop_reason)
