@@ -3,9 +3,7 @@ order, and the tail stays short wherever the text offers a safe cut."""
 
 from __future__ import annotations
 
-import re
-from html.parser import HTMLParser
-
+from html_text import numbered_words
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,19 +11,8 @@ from nbacp.render.markdown import render_markdown
 from nbacp.render.stream import MarkdownStream
 
 
-class _Text(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.parts: list[str] = []
-
-    def handle_data(self, data: str) -> None:
-        self.parts.append(data)
-
-
 def words(html: str) -> list[str]:
-    parser = _Text()
-    parser.feed(html)
-    return re.findall(r"w\d+", "".join(parser.parts))
+    return numbered_words(html)
 
 
 TOKENS = ["w", " ", "\n", "\n\n", "```", "~~~", "`", "*", "- ", "> ", "    ", "1. "]

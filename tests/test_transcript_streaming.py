@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import re
-from html.parser import HTMLParser
 from typing import Any
 
 import ipywidgets as widgets
 import pytest
 from acp import schema
 from comm_support import RecordingComms, Sent, walk
+from html_text import numbered_words
 
 import nbacp.widgets.transcript.blocks as blocks
 from nbacp.render.markdown import render_markdown
@@ -42,22 +42,9 @@ def pieces(n: int) -> list[str]:
     return out
 
 
-class _Text(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.parts: list[str] = []
-
-    def handle_data(self, data: str) -> None:
-        self.parts.append(data)
-
-
 def shown_words(root: widgets.Widget) -> list[str]:
     """The numbered words a person would read in the transcript's HTML views, in order."""
-    parser = _Text()
-    for w in walk(root):
-        if isinstance(w, widgets.HTML):
-            parser.feed(w.value)
-    return re.findall(r"w\d+", "".join(parser.parts))
+    return numbered_words(w.value for w in walk(root) if isinstance(w, widgets.HTML))
 
 
 @pytest.fixture
