@@ -281,6 +281,12 @@ def pydantic_question_agent(
         sink.append(outcome)
         return describe(outcome)
 
+    return acp_kit_agent(agent)
+
+
+def acp_kit_agent(agent: Agent[AcpSessionContext, str]) -> Any:
+    """Serve a pydantic-ai agent through ACP Kit, with the ACP session itself as its deps."""
+
     class _Source:
         async def get_agent(self, session: AcpSessionContext) -> Agent[AcpSessionContext, str]:
             return agent

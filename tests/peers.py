@@ -22,14 +22,13 @@ from acp.schema import (
     PromptResponse,
     ToolCallUpdate,
 )
-from agents import _RawAgent, claude_question_schema
+from agents import _RawAgent, acp_kit_agent, claude_question_schema
 from pydantic_acp import (
     AcpSessionContext,
     ChoiceElicitationAccepted,
     ChoiceElicitationCancelled,
     ChoiceElicitationDeclined,
     ElicitationChoice,
-    create_acp_agent,
 )
 from pydantic_ai import Agent, RunContext
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
@@ -71,14 +70,7 @@ def choice_agent(choices: list[ElicitationChoice[Any]], outcomes: list[Any]) -> 
             return "cancelled"
         raise AssertionError(f"unexpected result {result!r}")
 
-    class Source:
-        async def get_agent(self, session: AcpSessionContext) -> Agent[AcpSessionContext, str]:
-            return agent
-
-        async def get_deps(self, session: AcpSessionContext, agent: Any) -> AcpSessionContext:
-            return session
-
-    return create_acp_agent(agent_source=Source())
+    return acp_kit_agent(agent)
 
 
 class HoldingAgent(_RawAgent):
