@@ -1,18 +1,32 @@
-"""``python -m benchmarks``: run every benchmark and print one table (see README.md)."""
+"""``python -m benchmarks``: run the benchmarks (all by default) and print their tables (see README.md)."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
-from benchmarks import streaming
+from benchmarks import roundtrip, roundtrip_memory, streaming
+
+BENCHMARKS = ("streaming", "roundtrip")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000], help="chunk counts")
-    parser.add_argument("--budget", type=float, default=10.0, help="CPU seconds the naive baseline may use")
+    parser.add_argument("--only", nargs="+", choices=BENCHMARKS, default=list(BENCHMARKS), help="benchmarks to run")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000], help="streaming: chunk counts")
+    parser.add_argument("--budget", type=float, default=10.0, help="streaming: CPU seconds the naive view may use")
+    parser.add_argument("--questions", type=int, nargs="+", default=[200, 1_000], help="roundtrip: questions a turn")
+    parser.add_argument("--open-cards", type=int, default=100, help="roundtrip: cards held open for the memory part")
     args = parser.parse_args()
+    if "streaming" in args.only:
+        run_streaming(args.sizes, args.budget)
+    if "roundtrip" in args.only:
+        if "streaming" in args.only:
+            print()
+        run_roundtrip(args.questions, args.open_cards)
 
+
+def run_streaming(sizes: list[int], budget: float) -> None:
     print("streaming: agent message chunks into one view (ratios are against the naive view of the same run)")
     header = (
         f"{'chunks':>7} {'view':<11} {'chunks in':>9} {'fe msgs':>8} {'updates':>8} {'bytes out':>11} "
@@ -21,24 +35,103 @@ def main() -> None:
     print(header)
     print("-" * len(header))
     per_chunk: dict[tuple[str, int], float] = {}
-    for n in args.sizes:
-        naive = streaming.run_naive(n, budget=args.budget)
+    for n in sizes:
+        naive = streaming.run_naive(n, budget=budget)
         ours = streaming.run_transcript(n)
         for run in (naive, ours):
             per_chunk[(run.view, n)] = run.per_chunk_us
             ratio = naive.per_chunk_us / run.per_chunk_us
             bound = "" if naive.complete or run is naive else ">="
-            cut = "" if run.complete else f" (stopped at budget of {args.budget:g} s)"
+            cut = "" if run.complete else f" (stopped at budget of {budget:g} s)"
             print(
                 f"{n:>7} {run.view:<11} {run.chunks_in:>9} {run.messages_out:>8} {run.updates_out:>8} "
                 f"{run.bytes_out:>11,} {run.cpu:>7.2f} {run.per_chunk_us:>9.1f} {bound + f'{ratio:.1f}x':>10}{cut}"
             )
-    if len(args.sizes) >= 2:
-        small, large = min(args.sizes), max(args.sizes)
+    if len(sizes) >= 2:
+        small, large = min(sizes), max(sizes)
         print(f"\nscaling: cost per chunk at {large} chunks / at {small} chunks (1.0 = linear total cost)")
         for view in ("transcript", "naive"):
             growth = per_chunk[(view, large)] / per_chunk[(view, small)]
             print(f"  {view:<11} {growth:.2f}")
+
+
+def run_roundtrip(sizes: list[int], open_cards: int) -> None:
+    print(
+        "roundtrip: N form elicitations (multi-select + Other), answered one after the other in one prompt,\n"
+        "in-process transport (ratios are against the bare acp client of the same run)"
+    )
+    header = (
+        f"{'questions':>9} {'client':<9} {'cpu s':>7} {'us/q':>9} {'fe msgs/q':>9} {'bytes/q':>9} "
+        f"{'child ids/q':>12} {'this/bare':>9}"
+    )
+    print(header)
+    print("-" * len(header))
+    roundtrip.run_bare(20), roundtrip.run_nbacp(5)  # warm-up: first-use caches are not per-question cost
+    trips: dict[int, tuple[roundtrip.Trip, roundtrip.Trip]] = {}
+    for n in sizes:
+        bare, ours = trips[n] = roundtrip.run_bare(n), roundtrip.run_nbacp(n)
+        for trip in (bare, ours):
+            print(
+                f"{n:>9} {trip.client:<9} {trip.cpu:>7.2f} {trip.per_question_us:>9.1f} "
+                f"{trip.tally.messages / n:>9.1f} {trip.tally.bytes // n:>9,} {trip.child_ids / n:>12,.1f} "
+                f"{trip.per_question_us / bare.per_question_us:>8.1f}x"
+            )
+    if len(sizes) >= 2:
+        small, large = min(sizes), max(sizes)
+        print(f"\nscaling: cost per question at {large} / at {small} (1.0 = linear total cost)")
+        for index, client in ((1, "nbacp"), (0, "bare acp")):
+            growth = trips[large][index].per_question_us / trips[small][index].per_question_us
+            print(f"  {client:<9} {growth:.2f}")
+
+    parse, validate = roundtrip.parse_us(1_000), roundtrip.validate_us(1_000)
+    print("\nbreakdown of nbacp's us/q: timed inside the turns (parse and validation alone, 1,000 calls each)")
+    print(f"  {'':<46}" + "".join(f"{f'{n} questions':>19}" for n in sizes))
+    rows: list[tuple[str, Callable[[roundtrip.Trip, roundtrip.Trip], float]]] = [
+        ("ElicitationForm(...): parse + widgets", lambda b, o: 1e6 * o.build / o.n),
+        ("  of which Form.from_schema (alone)", lambda b, o: parse),
+        ("policy: pick + fill + accept", lambda b, o: 1e6 * o.answer / o.n),
+        ("  of which form.content(values) (alone)", lambda b, o: validate),
+        ("what the bare client's round trip costs", lambda b, o: b.per_question_us),
+        (
+            "the rest: client, transcript, routing",
+            lambda b, o: o.per_question_us - 1e6 * (o.build + o.answer) / o.n - b.per_question_us,
+        ),
+    ]
+    for label, value in rows:
+        cells = ""
+        for n in sizes:
+            bare, ours = trips[n]
+            us = value(bare, ours)
+            cells += f"{us:>11,.1f} {100 * us / ours.per_question_us:>6.1f}%"
+        print(f"  {label:<46}{cells}")
+
+    mem = roundtrip_memory.memory(open_cards)
+    k = mem.k
+    print(f"\nmemory: {k} open (unanswered) cards, tracemalloc bytes per card")
+    print(f"  {'parsed nbacp.Form only':<48} {mem.forms:>11,.0f}")
+    print(f"  {'bare client: pending request + parsed Form':<48} {mem.bare_open:>11,.0f}  (peak {mem.bare_peak:,.0f})")
+    print(
+        f"  {'nbacp: open card in the transcript':<48} {mem.nbacp_open:>11,.0f}  (peak {mem.nbacp_peak:,.0f})  "
+        f"{mem.nbacp_open / mem.bare_open:.1f}x bare, {mem.nbacp_open / mem.forms:.1f}x Form"
+    )
+    print(f"\nretained after the {k} cards were answered, the turn ended and conn.close() (bytes vs before connect)")
+    for label, size in (
+        ("the notebook still holding conn/session/result", mem.held),
+        ("all references dropped, gc.collect()", mem.dropped),
+        (f"+ close() of the {mem.leftover.total():,} widgets left registered", mem.closed),
+        (f"+ disconnecting {mem.hooks} ChoiceCard._esm.changed hooks", mem.unhooked),
+    ):
+        print(f"  {label:<48} {size:>11,}  ({size / k:,.0f} per card)")
+    print("  widgets left in ipywidgets' registry: " + ", ".join(f"{n} {c}" for c, n in mem.leftover.most_common()))
+    dropped, closed, unhooked = mem.alive
+    print(
+        f"  answered ElicitationForms still alive: {dropped} after dropping references, {closed} after close(), "
+        f"{unhooked} after disconnecting the hooks"
+    )
+    print("  an answered card is referred to by: " + ", ".join(f"{n}x {r}" for r, n in mem.referrers.items()))
+    print("  largest allocations left at the end (vs before connect):")
+    for line in mem.top:
+        print(f"    {line}")
 
 
 if __name__ == "__main__":
