@@ -22,7 +22,7 @@ from acp.client.connection import ClientSideConnection
 from acp.interfaces import Client
 from acp.schema import Implementation
 
-from nbacp import __version__
+from nbacp import __version__, kernel
 from nbacp.client import AnswerPolicy, NotebookClient
 from nbacp.errors import AgentError, ConnectError
 from nbacp.session import Session, _display
@@ -150,6 +150,7 @@ async def _open(
     cwd: str | None,
     name: str | None,
 ) -> Connection:
+    kernel.ensure_comm_status()
     client = NotebookClient(answers=answers, agent_name=name)
     stack = contextlib.AsyncExitStack()
     try:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import inspect
 import re
 import signal
@@ -32,6 +33,7 @@ from typing import Any, NoReturn, TypeVar
 __all__ = [
     "MIN_AWAIT_VERSION",
     "can_await_widgets",
+    "ensure_comm_status",
     "ipykernel_version",
     "older_kernel_message",
     "run_sync",
@@ -94,6 +96,83 @@ def older_kernel_message() -> str:
         "you answer in the widgets, and `await turn` in a later cell gives the result. "
         f"Or upgrade: pip install 'ipykernel>={need}' and restart the kernel."
     )
+
+
+_IN_CONCURRENT_DISPATCH: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "nbacp_in_concurrent_dispatch", default=False
+)
+_COMM_MESSAGES = ("comm_open", "comm_msg", "comm_close")
+
+
+def ensure_comm_status() -> bool:
+    """Make widget edits keep flowing while a cell awaits; True once installed in this kernel.
+
+    ipykernel 7.4 dispatches comm messages that arrive while an async cell holds the shell
+    (``dispatch_shell(..., concurrent=True)``), but publishes no busy/idle status for them.
+    The front end's widget models allow one unconfirmed update each and hold later ones until
+    the "idle" for the previous one arrives, so without it only the FIRST edit of each widget
+    reaches the kernel during ``await session.prompt(...)`` (a second click, the typed Other
+    text, are stuck in the browser). This publishes busy/idle, parented to the comm message,
+    for exactly those concurrently dispatched messages; normal dispatch is untouched.
+    Idempotent; a no-op outside a kernel or where ipykernel's internals differ.
+    """
+    if not running_in_kernel():
+        return False
+    from IPython import get_ipython
+
+    kernel = getattr(get_ipython(), "kernel", None)
+    if kernel is None:
+        return False
+    if getattr(kernel, "_nbacp_comm_status", False):
+        return True
+    handlers = getattr(kernel, "shell_handlers", None)
+    dispatch = getattr(kernel, "dispatch_shell", None)
+    publish = getattr(kernel, "_publish_status", None)
+    if not isinstance(handlers, dict) or dispatch is None or publish is None:
+        return False
+    try:
+        if "concurrent" not in inspect.signature(dispatch).parameters:
+            return False  # this ipykernel does not dispatch comms concurrently
+    except (TypeError, ValueError):
+        return False
+
+    async def dispatch_shell(msg: Any, /, subshell_id: str | None = None, *, concurrent: bool = False) -> Any:
+        token = _IN_CONCURRENT_DISPATCH.set(concurrent)
+        try:
+            return await dispatch(msg, subshell_id=subshell_id, concurrent=concurrent)
+        finally:
+            _IN_CONCURRENT_DISPATCH.reset(token)
+
+    def with_status(original: Callable[..., Any]) -> Callable[..., Any]:
+        def handler(stream: Any, idents: Any, msg: Any) -> Any:
+            if not _IN_CONCURRENT_DISPATCH.get():
+                return original(stream, idents, msg)
+            publish("busy", "shell", parent=msg)
+            try:
+                result = original(stream, idents, msg)
+            except BaseException:
+                publish("idle", "shell", parent=msg)
+                raise
+            if not inspect.isawaitable(result):
+                publish("idle", "shell", parent=msg)
+                return result
+
+            async def finish() -> Any:
+                try:
+                    return await result
+                finally:
+                    publish("idle", "shell", parent=msg)
+
+            return finish()
+
+        return handler
+
+    for name in _COMM_MESSAGES:
+        if name in handlers:
+            handlers[name] = with_status(handlers[name])
+    kernel.dispatch_shell = dispatch_shell
+    kernel._nbacp_comm_status = True
+    return True
 
 
 def _sigint_available(loop: asyncio.AbstractEventLoop) -> bool:

@@ -97,3 +97,33 @@ def test_stop_button_cancels_the_pending_card_and_releases_the_cell(kernel: Kern
     out = kernel.run("import asyncio\nawait asyncio.wait_for(agent.cancelled.wait(), 5)\n"
                      "await asyncio.sleep(0.2)\nprint(agent.replies, conn.client.open_cards())")
     assert out == "[CancelElicitationResponse(field_meta=None, action='cancel')] []\n"
+
+
+def test_comm_messages_handled_while_a_cell_awaits_get_busy_idle(kernel: KernelHarness) -> None:
+    """The widget front end sends a model's next edit only after "idle" for the previous one.
+
+    ipykernel 7.4 publishes no status for comms it dispatches while an async cell holds the
+    shell; nbacp.kernel.ensure_comm_status adds it (installed by connect() and every card).
+    """
+    kernel.run("import asyncio, ipywidgets, nbacp.kernel\nassert nbacp.kernel.ensure_comm_status()\n"
+               "t = ipywidgets.Text(value='a')\ndisplay(t)\nseen = []\n"
+               "t.observe(lambda c: seen.append(c['new']), names='value')")
+    (text,) = kernel.wait_comm("TextModel")
+    cell = kernel.execute("await asyncio.sleep(3600)")
+    kernel.wait_for(lambda: kernel.messages(cell, "status"), 10, "the cell to start")
+    edits = [kernel.send_update(text["comm_id"], value=v) for v in ("b", "bc", "bcd")]
+    for edit in edits:
+        states = kernel.wait_for(
+            lambda edit=edit: [m["content"]["execution_state"] for m in kernel.messages(edit, "status")] or None,
+            10, "status for the edit")
+        kernel.wait_for(lambda edit=edit: "idle" in [m["content"]["execution_state"]
+                                                     for m in kernel.messages(edit, "status")], 10, "idle")
+        assert states[0] == "busy"
+    assert not kernel.is_idle(cell)
+    kernel.interrupt()
+    kernel.wait_idle(cell, timeout=15)
+    assert kernel.run("print(seen)") == "['b', 'bc', 'bcd']\n"
+    # outside an awaiting cell the kernel's own status is untouched: exactly one busy and one idle
+    edit = kernel.send_update(text["comm_id"], value="z")
+    kernel.wait_idle(edit)
+    assert [m["content"]["execution_state"] for m in kernel.messages(edit, "status")] == ["busy", "idle"]

@@ -13,6 +13,8 @@ from typing import Any, Generic, TypeVar
 
 import ipywidgets as widgets
 
+from nbacp import kernel
+
 T = TypeVar("T")
 
 
@@ -25,6 +27,7 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
     """
 
     def __init__(self, **kwargs: Any) -> None:
+        kernel.ensure_comm_status()  # or only the first edit of each control arrives while a cell awaits
         super().__init__(**kwargs)
         self.add_class("nbacp-card")
         self._response: T | None = None

@@ -14,7 +14,6 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-import pytest
 from browser_support import JupyterServer, open_notebook, output_area, run_all_cells, screenshot
 from playwright.sync_api import Locator, Page, Route, expect
 
@@ -405,14 +404,8 @@ def test_agent_text_never_becomes_markup(lab: JupyterServer, page: Page, tmp_pat
     screenshot(page, tmp_path, "hostile")
 
 
-KERNEL_STATUS_BUG = (
-    "ipykernel 7.4 dispatches comm_msg concurrently while a cell awaits but publishes no busy/idle status "
-    "for it (kernelbase.dispatch_shell, concurrent=True), so @jupyter-widgets/base never clears its "
-    "one-pending-message throttle and buffers every later edit of that widget: only the first edit arrives"
-)
 
 
-@pytest.mark.xfail(strict=True, reason=KERNEL_STATUS_BUG)
 def test_edits_reach_the_kernel_while_a_cell_awaits(lab: JupyterServer, page: Page) -> None:
     """The case of every agent turn: the prompting cell awaits while the person edits a card."""
     awaiting = (

@@ -11,7 +11,6 @@ import shutil
 import textwrap
 from pathlib import Path
 
-import pytest
 from browser_support import JupyterServer, open_notebook, output_area, run_all_cells, screenshot
 from playwright.sync_api import Locator, Page, Route, expect
 
@@ -22,10 +21,6 @@ LOGIN_URL = "http://127.0.0.1/nbacp-demo/login"
 # Code cells of notebooks/quickstart.ipynb, counted among all its cells.
 FULL_CELL, QUICK_CELL, LOGIN_CELL = 7, 15, 18
 
-KERNEL_STATUS_BUG = (
-    "ipykernel 7.4 publishes no busy/idle for comm_msg handled while a cell awaits, so the widget "
-    "front end buffers every edit of a card after its first (see test_cards_browser)"
-)
 
 
 def card(out: Locator, selector: str, text: str) -> Locator:
@@ -130,7 +125,6 @@ def drive_quickstart(page: Page, server: JupyterServer, tmp_path: Path) -> None:
     expect(output_area(page, 20)).to_contain_text("closed=True", timeout=TURN_TIMEOUT)
 
 
-@pytest.mark.xfail(strict=True, reason=KERNEL_STATUS_BUG)
 def test_quickstart_answered_in_jupyterlab(lab: JupyterServer, page: Page, tmp_path: Path) -> None:
     page.set_viewport_size({"width": 1100, "height": 1200})
     drive_quickstart(page, lab, tmp_path)
@@ -144,7 +138,6 @@ def test_quickstart_answered_in_jupyterlab(lab: JupyterServer, page: Page, tmp_p
         shutil.copyfile(shot, DOCS_SHOT)
 
 
-@pytest.mark.xfail(strict=True, reason=KERNEL_STATUS_BUG)
 def test_quickstart_answered_in_notebook7(notebook7: JupyterServer, page: Page, tmp_path: Path) -> None:
     drive_quickstart(page, notebook7, tmp_path)
 
@@ -165,7 +158,6 @@ OTHER_PATHS = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason=KERNEL_STATUS_BUG)
 def test_reject_cancel_and_url_decline(lab: JupyterServer, page: Page, tmp_path: Path) -> None:
     open_notebook(page, lab, lab.write_notebook("other_paths.ipynb", OTHER_PATHS))
     run_all_cells(page)
