@@ -167,6 +167,8 @@ async def bare_session(agent: AskingAgent, client: BareClient) -> AsyncIterator[
 
 @dataclass
 class Trip:
+    """One turn of N questions: its CPU time, what it sent the front end, and where nbacp spent it."""
+
     client: str
     n: int
     cpu: float
@@ -223,8 +225,10 @@ def run_nbacp(n: int) -> Trip:
 
     with counting_comms() as trip.tally, _counting_children(children), _timing_forms(trip):
         asyncio.run(main())
-    mark.release()  # what nbacp leaves behind (see memory()) must not slow the next run down
+    mark.release()  # what nbacp leaves behind (see roundtrip_memory) must not slow the next run down
     trip.answered, trip.child_ids = check_accepts(agent, n), children[0]
+    if trip.build == 0.0:
+        raise AssertionError("no ElicitationForm construction was timed: has the client stopped looking it up?")
     return trip
 
 
