@@ -61,7 +61,8 @@ def _cell_open(tag: str) -> Any:
 
 
 def _build() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    # breaks: an agent's single newline is a line break, as chat front ends show it (Zed, claude.ai)
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False, "breaks": True})
     md.enable("table")
     md.validateLink = safe_href  # type: ignore[method-assign]
     md.add_render_rule("link_open", _link_open)
