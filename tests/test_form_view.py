@@ -332,3 +332,20 @@ def test_required_unsupported_field_leaves_only_decline_and_cancel() -> None:
     assert any("Accept is not possible" in text and "file" in text for text in labels(view))
     assert view.accept() is False and not view.done
     assert view.decline() and isinstance(view.response, DeclineElicitationResponse)
+
+
+def test_lone_untitled_question_has_no_heading_and_a_plain_summary() -> None:
+    """ACP Kit's ask_choice sends one untitled property, ``choice``: the message is the question."""
+    schema = {"type": "object", "required": ["choice"],
+              "properties": {"choice": {"type": "string", "oneOf": [{"const": "choice_0", "title": "Preview"}]}}}
+    view = nbacp.ElicitationForm("Choose a target", schema)
+    (choice_card,) = [w for w in walk(view) if isinstance(w, ChoiceCard)]
+    assert choice_card.spec["title"] is None
+    view.pick("choice", "Preview")
+    view.accept()
+    assert view.summary.value == "Accepted: Preview"
+    titled_choice = {**schema["properties"]["choice"], "title": "Target"}
+    titled = nbacp.ElicitationForm("?", {**schema, "properties": {"choice": titled_choice}})
+    titled.pick("choice", "Preview")
+    titled.accept()
+    assert titled.summary.value == "Accepted: Target = Preview"

@@ -30,12 +30,13 @@ SUMMARY_VALUE_CHARS = 80
 class QuestionControl:
     """One choice question (with its folded Other box) rendered by a ChoiceCard."""
 
-    def __init__(self, question: Question, default_picks: Any, default_custom: Any) -> None:
+    def __init__(self, question: Question, default_picks: Any, default_custom: Any, *, lone: bool = False) -> None:
         self.question = question
         choice, custom = question.choice, question.custom
         picks = default_picks if isinstance(default_picks, list) else ([default_picks] if default_picks else [])
         text = default_custom if isinstance(default_custom, str) else ""
-        self.card = ChoiceCard(spec=question_spec(question), answer={"picked": [str(p) for p in picks], "custom": text})
+        spec = question_spec(question, lone=lone)
+        self.card = ChoiceCard(spec=spec, answer={"picked": [str(p) for p in picks], "custom": text})
         self.names = (choice.name,) + ((custom.name,) if custom is not None else ())
         self.box = self.card
 
@@ -78,12 +79,17 @@ class QuestionControl:
             self.card.errors = messages
 
 
-def question_spec(question: Question) -> dict[str, Any]:
-    """The card's ``spec`` trait: plain JSON, only text for the front end to show."""
+def question_spec(question: Question, *, lone: bool = False) -> dict[str, Any]:
+    """The card's ``spec`` trait: plain JSON, only text for the front end to show.
+
+    An untitled question that is the form's only item (ACP Kit's ``ask_choice`` sends one
+    property named ``choice``) gets no title: the message above it already asks it, and a
+    heading made from the property name would only add noise.
+    """
     choice, custom = question.choice, question.custom
     return {
         "name": choice.name,
-        "title": choice.label,
+        "title": choice.title if lone else choice.label,
         "description": choice.description,
         "required": question.required,
         "multi": choice.multi,
@@ -124,7 +130,8 @@ class ElicitationForm(Card[ElicitationResponse]):
             control: Control
             if isinstance(item, Question):
                 custom_name = item.custom.name if item.custom is not None else ""
-                control = QuestionControl(item, defaults.get(item.name), defaults.get(custom_name))
+                control = QuestionControl(item, defaults.get(item.name), defaults.get(custom_name),
+                                          lone=len(self.form.items) == 1)
                 control.card.on_event(self._on_card_event)
             else:
                 control = field_control(item)
@@ -266,7 +273,9 @@ class ElicitationForm(Card[ElicitationResponse]):
         for item in self.form.items:
             if isinstance(item, Question):
                 shown = self._describe_question(item, content)
-                if shown:
+                if shown and item.choice.title is None and len(self.form.items) == 1:
+                    parts.append(shown)
+                elif shown:
                     parts.append(f"{item.choice.label} = {shown}")
             elif item.name in content:
                 parts.append(f"{item.label} = {_short(_wire_text(content[item.name]))}")
