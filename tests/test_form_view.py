@@ -335,7 +335,7 @@ def test_required_unsupported_field_leaves_only_decline_and_cancel() -> None:
 
 
 def test_lone_untitled_question_has_no_heading_and_a_plain_summary() -> None:
-    """ACP Kit's ask_choice sends one untitled property, ``choice``: the message is the question."""
+    """A form of one untitled choice: the message is the question, the property name is no heading."""
     schema = {"type": "object", "required": ["choice"],
               "properties": {"choice": {"type": "string", "oneOf": [{"const": "choice_0", "title": "Preview"}]}}}
     view = nbacp.ElicitationForm("Choose a target", schema)

@@ -82,9 +82,8 @@ class QuestionControl:
 def question_spec(question: Question, *, lone: bool = False) -> dict[str, Any]:
     """The card's ``spec`` trait: plain JSON, only text for the front end to show.
 
-    An untitled question that is the form's only item (ACP Kit's ``ask_choice`` sends one
-    property named ``choice``) gets no title: the message above it already asks it, and a
-    heading made from the property name would only add noise.
+    An untitled question that is the form's only item gets no title: the message above it
+    already asks it, and a heading made from the property name would only add noise.
     """
     choice, custom = question.choice, question.custom
     return {
