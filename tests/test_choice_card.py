@@ -186,3 +186,16 @@ def test_malformed_front_end_answer_reads_safely(comms: RecordingComms) -> None:
     assert card.picked == [] and card.custom == "" and not card.overridden
     card.toggle("alpha")
     assert card.answer == {"picked": ["alpha"], "custom": ""}
+
+
+def test_a_closed_card_can_be_freed() -> None:
+    """No hidden reference (anywidget's file-watch signal for a Path _esm) keeps a closed card alive."""
+    import gc
+    import weakref
+
+    card = ChoiceCard(spec=spec(multi=True))
+    ref = weakref.ref(card)
+    card.close()
+    del card
+    gc.collect()
+    assert ref() is None

@@ -7,6 +7,7 @@ mutates that state (the same way the front end does); validation belongs to the 
 
 from __future__ import annotations
 
+import os
 import pathlib
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -15,6 +16,25 @@ import anywidget
 import traitlets
 
 EVENTS = ("submit", "cancel")
+ESM_FILE = pathlib.Path(__file__).parent / "static" / "choice_card.js"
+
+
+def _esm_source() -> str | pathlib.Path:
+    """The card's JS as text, not as a Path.
+
+    Given a Path, anywidget 0.11 connects every instance to the file's change signal and never
+    disconnects it (manzt/anywidget#929), so no card could ever be freed, even after close().
+    ``ANYWIDGET_HMR=1`` keeps the Path, for live reloading while developing the JS.
+    """
+    if os.environ.get("ANYWIDGET_HMR") == "1":
+        return ESM_FILE
+    try:
+        return ESM_FILE.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RuntimeError(
+            f"nbacp's choice card is not built ({ESM_FILE} is missing): reinstall nbacp with npm available "
+            "(`pip install -e .` runs the JS build)."
+        ) from None
 
 
 class ChoiceCard(anywidget.AnyWidget):
@@ -24,7 +44,7 @@ class ChoiceCard(anywidget.AnyWidget):
     both sides change; ``errors`` are shown under the card; ``disabled`` freezes it.
     """
 
-    _esm = pathlib.Path(__file__).parent / "static" / "choice_card.js"
+    _esm = _esm_source()
     spec = traitlets.Dict().tag(sync=True)
     answer = traitlets.Dict({"picked": [], "custom": ""}).tag(sync=True)
     errors = traitlets.List(traitlets.Unicode()).tag(sync=True)
