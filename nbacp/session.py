@@ -94,7 +94,7 @@ class Turn:
         client = session.connection.client
         client.attach(session.id, self.transcript)
         error: BaseException | None = None
-        stop_reason = "error"
+        stop_reason, reason = "error", "the turn failed"
         try:
             response = await session.connection.agent.prompt(session_id=session.id, prompt=[text_block(self.text)])
             stop_reason = str(response.stop_reason)
@@ -108,6 +108,8 @@ class Turn:
         except asyncio.CancelledError:
             stop_reason, reason = "cancelled", "the connection was closed"
             error = ConnectionLost("The connection was closed during the turn.")
+        except Exception as exc:  # e.g. a reply the SDK could not parse: end the turn cleanly, then raise it
+            error = exc
         finally:
             client.cancel_cards(reason, session.id)  # before detaching, so the record notes them
             client.detach(session.id, self.transcript)

@@ -5,8 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import hypothesis  # noqa: F401  (see below)
 import pytest
 from kernel_support import KernelHarness, start_kernel
+
+# CPython 3.11.7 can raise "SystemError: AST constructor recursion depth mismatch" from
+# ast.parse after some asyncio/websocket tests (CPython gh-106905; reported fixed in 3.11.8). pytest
+# parses (assertion-rewrites) a plugin's modules when they are first imported; hypothesis's
+# plugin imports hypothesis lazily in its terminal summary, after the tests, so a single-file
+# run could crash there. Importing it at collection keeps every parse before the tests.
 
 
 @pytest.fixture

@@ -135,3 +135,23 @@ async def test_cancelled_url_card_tells_the_agent_cancel() -> None:
         await session.cancel()
         await turn
         assert_closed_as_cancelled(card, "cancelled")
+
+
+async def test_an_unexpected_failure_still_closes_cards_and_surfaces_the_error() -> None:
+    agent = HoldingAgent()
+    async with nbacp.connect(agent) as conn:
+        session = await conn.new_session(".")
+        real_prompt = conn.agent.prompt
+
+        async def broken_prompt(**kwargs: Any) -> Any:
+            await real_prompt(**kwargs)
+            raise ValueError("unparsable reply")
+
+        conn.agent.prompt = broken_prompt  # type: ignore[method-assign]
+        turn = session.start("hold")
+        card = await open_card(conn)
+        agent.release.set()
+        with pytest.raises(ValueError, match="unparsable reply"):
+            await asyncio.wait_for(_await(turn), 15)
+        assert_closed_as_cancelled(card, "failed")
+        assert turn.transcript.stop_reason == "error"
