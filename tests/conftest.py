@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import hypothesis  # noqa: F401  (see below)
 import pytest
 from kernel_support import KernelHarness, start_kernel
+from loopback import settle
 
 # CPython 3.11.7 can raise "SystemError: AST constructor recursion depth mismatch" from
 # ast.parse after some asyncio/websocket tests (CPython gh-106905; reported fixed in 3.11.8). pytest
@@ -21,3 +23,15 @@ def kernel(tmp_path: Path) -> Iterator[KernelHarness]:
     """A fresh real ipykernel (this venv) in a temp cwd; see tests/kernel_support.py."""
     with start_kernel(tmp_path) as harness:
         yield harness
+
+
+@pytest.fixture(autouse=True)
+async def _finish_tasks() -> AsyncIterator[None]:
+    """Let the tasks a test started finish before pytest-asyncio closes its loop.
+
+    A task torn down with the loop (an SDK receive loop, a websocket handler) can leave
+    CPython 3.11.7's AST recursion bookkeeping off for the rest of the run (see above).
+    """
+    before = asyncio.all_tasks()
+    yield
+    await settle(before)

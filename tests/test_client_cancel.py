@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import secrets
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from acp.schema import CancelElicitationResponse
-from acpremote import serve_acp
+from loopback import loopback_server
 from peers import HoldingAgent
 
 import nbacp
@@ -109,20 +108,17 @@ async def _await(turn: Any) -> Any:
 
 
 async def test_websocket_drop_cancels_cards() -> None:
-    token = secrets.token_urlsafe(8)
     agent = HoldingAgent()
-    server = await serve_acp(agent, host="127.0.0.1", port=0, bearer_token=token)
-    port = next(iter(server.sockets)).getsockname()[1]
-    conn = await nbacp.connect(f"ws://127.0.0.1:{port}/acp/ws", token=token)
-    session = await conn.new_session(".")
-    turn = session.start("hold")
-    card = await open_card(conn)
-    server.close()  # drops the websocket under the running turn
-    with pytest.raises(ConnectionLost):
-        await asyncio.wait_for(_await(turn), 15)
-    assert_closed_as_cancelled(card, "lost")
-    await conn.close()
-    await server.wait_closed()
+    async with loopback_server(agent) as remote:
+        conn = await nbacp.connect(remote.url, token=remote.token)
+        session = await conn.new_session(".")
+        turn = session.start("hold")
+        card = await open_card(conn)
+        remote.server.close()  # drops the websocket under the running turn
+        with pytest.raises(ConnectionLost):
+            await asyncio.wait_for(_await(turn), 15)
+        assert_closed_as_cancelled(card, "lost")
+        await conn.close()
     no_stray_tasks()
 
 

@@ -106,24 +106,26 @@ def test_comm_messages_handled_while_a_cell_awaits_get_busy_idle(kernel: KernelH
     shell; nbacp.kernel.ensure_comm_status adds it (installed by connect() and every card).
     """
     kernel.run("import asyncio, ipywidgets, nbacp.kernel\nassert nbacp.kernel.ensure_comm_status()\n"
-               "t = ipywidgets.Text(value='a')\ndisplay(t)\nseen = []\n"
-               "t.observe(lambda c: seen.append(c['new']), names='value')")
+               "t = ipywidgets.Text(value='a')\ndone = ipywidgets.Button(description='Done')\n"
+               "display(t, done)\nseen = []\nt.observe(lambda c: seen.append(c['new']), names='value')\n"
+               "finished = asyncio.get_running_loop().create_future()\n"
+               "done.on_click(lambda _: finished.set_result(None))")
     (text,) = kernel.wait_comm("TextModel")
-    cell = kernel.execute("await asyncio.sleep(3600)")
+    cell = kernel.execute("await finished\nprint(seen)")
     kernel.wait_for(lambda: kernel.messages(cell, "status"), 10, "the cell to start")
-    edits = [kernel.send_update(text["comm_id"], value=v) for v in ("b", "bc", "bcd")]
-    for edit in edits:
-        states = kernel.wait_for(
-            lambda edit=edit: [m["content"]["execution_state"] for m in kernel.messages(edit, "status")] or None,
-            10, "status for the edit")
-        kernel.wait_for(lambda edit=edit: "idle" in [m["content"]["execution_state"]
-                                                     for m in kernel.messages(edit, "status")], 10, "idle")
-        assert states[0] == "busy"
-    assert not kernel.is_idle(cell)
-    kernel.interrupt()
+
+    def states(msg_id: str) -> list[str]:
+        return [m["content"]["execution_state"] for m in kernel.messages(msg_id, "status")]
+
+    for value in ("b", "bc", "bcd"):
+        edit = kernel.send_update(text["comm_id"], value=value)
+        kernel.wait_for(lambda edit=edit: "idle" in states(edit), 10, f"idle for the edit {value!r}")
+        assert states(edit) == ["busy", "idle"]
+        assert not kernel.is_idle(cell)
+    kernel.click(kernel.wait_widget("ButtonModel", description="Done")["comm_id"])
     kernel.wait_idle(cell, timeout=15)
-    assert kernel.run("print(seen)") == "['b', 'bc', 'bcd']\n"
+    assert kernel.stream_text(cell) == "['b', 'bc', 'bcd']\n"
     # outside an awaiting cell the kernel's own status is untouched: exactly one busy and one idle
     edit = kernel.send_update(text["comm_id"], value="z")
     kernel.wait_idle(edit)
-    assert [m["content"]["execution_state"] for m in kernel.messages(edit, "status")] == ["busy", "idle"]
+    assert states(edit) == ["busy", "idle"]

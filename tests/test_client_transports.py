@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-import secrets
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from acpremote import serve_acp
 from agents import SchemaAgent, claude_question_schema
+from loopback import loopback_server
 
 import nbacp
 from nbacp.answers import Script
@@ -52,15 +51,9 @@ async def test_missing_command_is_a_clear_connect_error() -> None:
 
 @pytest.fixture
 async def remote() -> AsyncIterator[tuple[str, str, SchemaAgent]]:
-    token = secrets.token_urlsafe(16)
     agent = SchemaAgent(*multi_form())
-    server = await serve_acp(agent, host="127.0.0.1", port=0, bearer_token=token)
-    port = next(iter(server.sockets)).getsockname()[1]
-    try:
-        yield f"ws://127.0.0.1:{port}/acp/ws", token, agent
-    finally:
-        server.close()
-        await server.wait_closed()
+    async with loopback_server(agent) as server:
+        yield server.url, server.token, agent
 
 
 async def test_remote_round_trip_with_bearer_token(remote: tuple[str, str, SchemaAgent]) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import enum
 import json
-import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, cast
@@ -12,7 +11,7 @@ from typing import Any, cast
 import pytest
 from acp import PROTOCOL_VERSION, text_block
 from acp.client.connection import ClientSideConnection
-from acpremote import TransportOptions, connect_remote_agent, serve_acp
+from acpremote import TransportOptions, connect_remote_agent
 from agents import (
     FORM_CAPABILITIES,
     NO_ELICITATION,
@@ -23,6 +22,7 @@ from agents import (
     in_memory_pair,
     pydantic_question_agent,
 )
+from loopback import loopback_server
 
 from nbacp.questions import (
     Answer,
@@ -64,12 +64,9 @@ async def prompt_once(conn: ClientSideConnection) -> str:
 
 @asynccontextmanager
 async def over_acpremote(agent: Any, client: ReplyingClient) -> AsyncIterator[ClientSideConnection]:
-    token = secrets.token_urlsafe(16)
-    server = await serve_acp(agent, host="127.0.0.1", port=0, bearer_token=token)
-    try:
-        port = next(iter(server.sockets)).getsockname()[1]
+    async with loopback_server(agent) as server:
         remote = await connect_remote_agent(
-            cast(Any, client), f"ws://127.0.0.1:{port}/acp/ws", bearer_token=token,
+            cast(Any, client), server.url, bearer_token=server.token,
             options=TransportOptions(use_unstable_protocol=True),
         )
         try:
@@ -77,9 +74,6 @@ async def over_acpremote(agent: Any, client: ReplyingClient) -> AsyncIterator[Cl
             yield remote.connection
         finally:
             await remote.close()
-    finally:
-        server.close()
-        await server.wait_closed()
 
 
 @pytest.mark.parametrize("transport", ["memory", "acpremote"])
