@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -25,7 +26,7 @@ def kernel(tmp_path: Path) -> Iterator[KernelHarness]:
         yield harness
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 async def _finish_tasks() -> AsyncIterator[None]:
     """Let the tasks a test started finish before pytest-asyncio closes its loop.
 
@@ -35,3 +36,11 @@ async def _finish_tasks() -> AsyncIterator[None]:
     before = asyncio.all_tasks()
     yield
     await settle(before)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Only async tests get it: an async fixture on a sync test would need a loop, and the
+    # browser tier's sync Playwright keeps one marked as running in the main thread.
+    for item in items:
+        if inspect.iscoroutinefunction(getattr(item, "function", None)):
+            item.fixturenames.append("_finish_tasks")  # type: ignore[attr-defined]
