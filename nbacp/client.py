@@ -168,9 +168,6 @@ class NotebookClient:
         if surface is not None:
             surface.add(update)
 
-    def on_connect(self, conn: Any) -> None:
-        self.connection = conn
-
     async def aclose(self) -> None:
         for task in list(self._policy_tasks):
             task.cancel()
