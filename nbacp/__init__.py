@@ -19,11 +19,11 @@ _EXPORTS: dict[str, str] = {
     "UrlConsentCard": "nbacp.widgets",
     "PermissionCard": "nbacp.widgets",
     "NotebookClient": "nbacp.client",
-    "Connection": "nbacp.connect",
-    "Session": "nbacp.session",
-    "Turn": "nbacp.session",
-    "PromptResult": "nbacp.session",
-    "connect": "nbacp.connect",
+    "Connection": "nbacp.client",
+    "Session": "nbacp.client",
+    "Turn": "nbacp.client",
+    "PromptResult": "nbacp.client",
+    "connect": "nbacp.client",
 }
 
 __all__ = [
@@ -43,10 +43,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from nbacp.client import NotebookClient
-    from nbacp.connect import Connection, connect
+    from nbacp.client import Connection, NotebookClient, PromptResult, Session, Turn, connect
     from nbacp.form import Form, FormValidationError, InvalidSchemaError
-    from nbacp.session import PromptResult, Session, Turn
     from nbacp.widgets import ElicitationForm, PermissionCard, UrlConsentCard
 
 

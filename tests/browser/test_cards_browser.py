@@ -357,7 +357,7 @@ HOSTILE = textwrap.dedent(f"""
     import acp
     from acp.schema import ContentToolCallContent, PermissionOption, TextContentBlock, ToolCallUpdate
     from nbacp.render.record import record_markdown, record_text
-    from nbacp.session import Record
+    from nbacp.client.session import Record
     from nbacp.widgets.transcript import Transcript
     X = {XSS!r}
     schema = {{"type": "object", "title": X, "description": X, "properties": {{

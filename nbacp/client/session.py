@@ -21,7 +21,7 @@ from nbacp.errors import AgentError, ConnectionLost
 from nbacp.render.record import record_text
 
 if TYPE_CHECKING:
-    from nbacp.connect import Connection
+    from nbacp.client.connection import Connection
     from nbacp.widgets.transcript import Transcript
 
 

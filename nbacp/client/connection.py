@@ -23,9 +23,9 @@ from acp.interfaces import Client
 from acp.schema import Implementation
 
 from nbacp import __version__, kernel
-from nbacp.client import AnswerPolicy, NotebookClient
+from nbacp.client.handler import AnswerPolicy, NotebookClient
+from nbacp.client.session import Session, _display
 from nbacp.errors import AgentError, ConnectError
-from nbacp.session import Session, _display
 
 log = logging.getLogger(__name__)
 CLIENT_INFO = Implementation(name="nbacp", title="nbacp (Jupyter notebook)", version=__version__)
