@@ -12,17 +12,15 @@ import asyncio
 import contextlib
 import logging
 import os
-import shlex
 from collections.abc import Generator, Sequence
-from typing import Any, cast
+from typing import Any
 
 from acp import PROTOCOL_VERSION, RequestError
-from acp.agent.connection import AgentSideConnection
 from acp.client.connection import ClientSideConnection
-from acp.interfaces import Client
 from acp.schema import Implementation
 
 from nbacp import __version__, kernel
+from nbacp.client import transports
 from nbacp.client.handler import AnswerPolicy, NotebookClient
 from nbacp.client.session import Session, _display
 from nbacp.errors import AgentError, ConnectError
@@ -155,11 +153,11 @@ async def _open(
     stack = contextlib.AsyncExitStack()
     try:
         if isinstance(target, str) and target.startswith(("ws://", "wss://")):
-            agent, kind = await _remote(client, target, token, headers, stack), "remote"
+            agent, kind = await transports.websocket(client, target, token, headers, stack), "remote"
         elif isinstance(target, str | Sequence) and not isinstance(target, bytes):
-            agent, kind = await _subprocess(client, target, env, cwd, stack), "subprocess"
+            agent, kind = await transports.stdio(client, target, env, cwd, stack), "subprocess"
         elif hasattr(target, "prompt") and hasattr(target, "initialize"):
-            agent, kind = _in_process(client, target, stack), "in-process"
+            agent, kind = transports.memory(client, target, stack), "in-process"
         else:
             raise TypeError(
                 f"connect() takes an ACP agent object, a command or a ws:// URL, not {type(target).__name__}"
@@ -193,69 +191,3 @@ def _show_inbox(client: NotebookClient) -> None:
     inbox.add_class("nbacp-inbox")
     client.inbox = inbox
     _display(inbox)
-
-
-def _in_process(client: NotebookClient, agent_obj: Any, stack: contextlib.AsyncExitStack) -> ClientSideConnection:
-    from acp._transport import memory_transport_pair  # in-process pair; private in SDK 0.12
-
-    client_end, agent_end = memory_transport_pair()
-    agent_side = AgentSideConnection(agent_obj, agent_end)
-    conn = ClientSideConnection(cast(Client, client), client_end, use_unstable_protocol=True)
-    stack.push_async_callback(agent_side._conn.close)
-    stack.push_async_callback(conn.close)
-    return conn
-
-
-async def _subprocess(
-    client: NotebookClient,
-    command: str | Sequence[str],
-    env: dict[str, str] | None,
-    cwd: str | None,
-    stack: contextlib.AsyncExitStack,
-) -> ClientSideConnection:
-    from acp.stdio import spawn_agent_process
-
-    argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
-    if not argv:
-        raise ValueError("connect() got an empty command")
-    merged_env = {**os.environ, **env} if env else None
-    try:
-        conn, _process = await stack.enter_async_context(
-            spawn_agent_process(
-                cast(Client, client), argv[0], *argv[1:], env=merged_env, cwd=cwd, use_unstable_protocol=True
-            )
-        )
-    except (FileNotFoundError, PermissionError) as exc:
-        raise ConnectError(f"Could not start the agent command {argv[0]!r}: {exc}") from None
-    return conn
-
-
-async def _remote(
-    client: NotebookClient,
-    url: str,
-    token: str | None,
-    headers: dict[str, str] | None,
-    stack: contextlib.AsyncExitStack,
-) -> ClientSideConnection:
-    from acpremote import TransportOptions, connect_remote_agent
-    from websockets.exceptions import InvalidStatus, WebSocketException
-
-    try:
-        remote = await connect_remote_agent(
-            cast(Client, client),
-            url,
-            bearer_token=token,
-            headers=headers,
-            options=TransportOptions(use_unstable_protocol=True),
-        )
-    except InvalidStatus as exc:
-        status = exc.response.status_code
-        if status in (401, 403):
-            raise ConnectError(
-                f"The agent server at {url} refused the connection (HTTP {status}): the token is missing or wrong."
-            ) from None
-        raise ConnectError(f"The agent server at {url} answered HTTP {status}.") from None
-    except (TimeoutError, OSError, WebSocketException) as exc:
-        raise ConnectError(f"Could not reach the agent server at {url}: {exc}") from None
-    stack.push_async_callback(remote.close)
-    return remote.connection

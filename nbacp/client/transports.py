@@ -1,0 +1,86 @@
+"""The three transports ``connect()`` opens: the memory pair (in-process), stdio (a command), websocket (acpremote).
+
+Each returns the SDK's ``ClientSideConnection`` with ACP's unstable routes on (``elicitation/create``
+lives there in SDK 0.12) and registers its own teardown on the connection's exit stack.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+from collections.abc import Sequence
+from typing import Any, cast
+
+from acp.agent.connection import AgentSideConnection
+from acp.client.connection import ClientSideConnection
+from acp.interfaces import Client
+
+from nbacp.client.handler import NotebookClient
+from nbacp.errors import ConnectError
+
+
+def memory(client: NotebookClient, agent_obj: Any, stack: contextlib.AsyncExitStack) -> ClientSideConnection:
+    from acp._transport import memory_transport_pair  # in-process pair; private in SDK 0.12
+
+    client_end, agent_end = memory_transport_pair()
+    agent_side = AgentSideConnection(agent_obj, agent_end)
+    conn = ClientSideConnection(cast(Client, client), client_end, use_unstable_protocol=True)
+    stack.push_async_callback(agent_side._conn.close)
+    stack.push_async_callback(conn.close)
+    return conn
+
+
+async def stdio(
+    client: NotebookClient,
+    command: str | Sequence[str],
+    env: dict[str, str] | None,
+    cwd: str | None,
+    stack: contextlib.AsyncExitStack,
+) -> ClientSideConnection:
+    from acp.stdio import spawn_agent_process
+
+    argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+    if not argv:
+        raise ValueError("connect() got an empty command")
+    merged_env = {**os.environ, **env} if env else None
+    try:
+        conn, _process = await stack.enter_async_context(
+            spawn_agent_process(
+                cast(Client, client), argv[0], *argv[1:], env=merged_env, cwd=cwd, use_unstable_protocol=True
+            )
+        )
+    except (FileNotFoundError, PermissionError) as exc:
+        raise ConnectError(f"Could not start the agent command {argv[0]!r}: {exc}") from None
+    return conn
+
+
+async def websocket(
+    client: NotebookClient,
+    url: str,
+    token: str | None,
+    headers: dict[str, str] | None,
+    stack: contextlib.AsyncExitStack,
+) -> ClientSideConnection:
+    from acpremote import TransportOptions, connect_remote_agent
+    from websockets.exceptions import InvalidStatus, WebSocketException
+
+    try:
+        remote = await connect_remote_agent(
+            cast(Client, client),
+            url,
+            bearer_token=token,
+            headers=headers,
+            options=TransportOptions(use_unstable_protocol=True),
+        )
+    except InvalidStatus as exc:
+        status = exc.response.status_code
+        if status in (401, 403):
+            raise ConnectError(
+                f"The agent server at {url} refused the connection (HTTP {status}): the token is missing or wrong."
+            ) from None
+        raise ConnectError(f"The agent server at {url} answered HTTP {status}.") from None
+    except (TimeoutError, OSError, WebSocketException) as exc:
+        raise ConnectError(f"Could not reach the agent server at {url}: {exc}") from None
+    stack.push_async_callback(remote.close)
+    return remote.connection
