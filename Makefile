@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test test-py test-js test-notebooks typecheck lint bench clean
+.PHONY: setup demo test test-py test-js test-notebooks typecheck lint bench bench-quick clean
 
 $(STAMP): pyproject.toml js/package.json
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -33,10 +33,14 @@ test-py: $(STAMP) chromium
 test-notebooks: $(STAMP)
 	NBACP_ANSWERS=$(CURDIR)/notebooks/answers $(BIN)/pytest -q -p no:cacheprovider --nbval notebooks --nbval-sanitize-with notebooks/sanitize.cfg --nbval-cell-timeout 120
 
-test: lint test-js test-py test-notebooks
+test: lint test-js test-py test-notebooks bench-quick
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
+
+# Small sizes, no thresholds: fails only if a benchmark crashes (so benchmarks cannot rot unseen).
+bench-quick: $(STAMP)
+	$(BIN)/python -m benchmarks --quick
 
 clean:
 	rm -rf $(VENV) js/node_modules nbacp/widgets/static/*.js

@@ -1,13 +1,21 @@
-"""``python -m benchmarks``: run the benchmarks (all by default) and print their tables (see README.md)."""
+"""``python -m benchmarks``: run the benchmarks (all by default) and print their tables (see README.md).
+
+``--quick`` runs every benchmark at small sizes, for CI (``make bench-quick``): it checks that
+the benchmarks still run against the current code, not how fast it is. Nothing here ever
+fails on a figure; a benchmark fails only when it crashes or its own sanity checks do (an
+agent that did not get the answers it expected).
+"""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
 
-from benchmarks import roundtrip, roundtrip_memory, streaming
+from benchmarks import cards, roundtrip, roundtrip_memory, streaming, turn_memory
 
-BENCHMARKS = ("streaming", "roundtrip")
+BENCHMARKS = ("streaming", "roundtrip", "cards", "turn-memory")
+QUICK = {"sizes": [200, 1_000], "budget": 1.0, "questions": [10, 30], "open_cards": 10, "cards": 5,
+         "answered": 50, "chunks": [2_000]}
 
 
 def main() -> None:
@@ -17,13 +25,27 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=10.0, help="streaming: CPU seconds the naive view may use")
     parser.add_argument("--questions", type=int, nargs="+", default=[200, 1_000], help="roundtrip: questions a turn")
     parser.add_argument("--open-cards", type=int, default=100, help="roundtrip: cards held open for the memory part")
+    parser.add_argument("--cards", type=int, default=50, help="cards: cards built per kind for the per-card figures")
+    parser.add_argument("--answered", type=int, default=1_000, help="cards: cards answered in one turn (retained)")
+    parser.add_argument("--chunks", type=int, nargs="+", default=[100_000], help="turn-memory: chunks in one turn")
+    parser.add_argument("--quick", action="store_true", help="small sizes: checks that every benchmark runs")
     args = parser.parse_args()
+    if args.quick:
+        for name, value in QUICK.items():
+            setattr(args, name, value)
+    runs: list[Callable[[], None]] = []
     if "streaming" in args.only:
-        run_streaming(args.sizes, args.budget)
+        runs.append(lambda: run_streaming(args.sizes, args.budget))
     if "roundtrip" in args.only:
-        if "streaming" in args.only:
+        runs.append(lambda: run_roundtrip(args.questions, args.open_cards))
+    if "cards" in args.only:
+        runs.append(lambda: cards.report(args.cards, args.answered))
+    if "turn-memory" in args.only:
+        runs.append(lambda: turn_memory.report(args.chunks))
+    for index, run in enumerate(runs):
+        if index:
             print()
-        run_roundtrip(args.questions, args.open_cards)
+        run()
 
 
 def run_streaming(sizes: list[int], budget: float) -> None:

@@ -308,7 +308,8 @@ class Leftovers:
 
     @classmethod
     def mark(cls) -> Leftovers:
-        return cls(set(_instances), len(_esm_changed()))
+        signal = _esm_changed()
+        return cls(set(_instances), 0 if signal is None else len(signal))
 
     def widgets(self) -> list[Any]:
         return [w for key, w in list(_instances.items()) if key not in self.registered]
@@ -319,6 +320,8 @@ class Leftovers:
 
     def unhook(self) -> int:
         signal = _esm_changed()
+        if signal is None:
+            return 0
         hooks = [slot.dereference() for slot in signal._slots[self.connected :]]
         for hook in hooks:
             signal.disconnect(hook)
@@ -330,5 +333,9 @@ class Leftovers:
 
 
 def _esm_changed() -> Any:
-    """The psygnal signal anywidget made of ChoiceCard's ``_esm`` file (typed as a Path upstream)."""
-    return cast(Any, ChoiceCard._esm).changed
+    """The psygnal signal anywidget made of ChoiceCard's ``_esm`` file, or None.
+
+    Only a file-backed ``_esm`` (``ANYWIDGET_HMR=1``) has one: nbacp ships the JS as text so
+    that no such signal pins every card (see nbacp.widgets.choice_card).
+    """
+    return getattr(getattr(ChoiceCard, "_esm", None), "changed", None)
