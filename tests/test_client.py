@@ -20,7 +20,7 @@ from pydantic_acp import (
 
 import nbacp
 from nbacp.answers import Script, decline
-from nbacp.widgets import ElicitationForm, PermissionCard
+from nbacp.widgets import ElicitationForm, PermissionCard, shared
 
 
 async def wait_for(predicate: Any, what: str, timeout: float = 10.0) -> Any:
@@ -243,3 +243,39 @@ async def test_unknown_elicitation_mode_is_invalid_params_and_the_connection_liv
         result = await session.prompt("still alive?")  # the same connection keeps working
     assert result.stop_reason == "end_turn"
     assert agent.replies[0].action == "decline"
+
+
+async def test_an_answered_card_in_a_turn_leaves_only_its_summary_label() -> None:
+    """Issue 13: the card's controls and its own box are closed; the transcript shows the summary."""
+    outcomes: list[Any] = []
+    choices = [ElicitationChoice(value=Target.PREVIEW, label="Preview"),
+               ElicitationChoice(value=Target.PRODUCTION, label="Production")]
+    cards: list[ElicitationForm] = []
+    inside: list[Any] = []
+
+    def policy(card: ElicitationForm) -> None:
+        cards.append(card)
+        inside.extend(w for w in _tree(card) if w is not card and not shared.is_shared(w))
+        card.pick("choice", "Production")
+        assert card.accept()
+
+    async with nbacp.connect(choice_agent(choices, outcomes), answers=policy) as conn:
+        session = await conn.new_session(".")
+        turn = session.start("deploy")
+        result = await turn
+        children = list(turn.transcript.children)
+    (card,) = cards
+    assert outcomes == [ChoiceElicitationAccepted(value=Target.PRODUCTION)]
+    assert len(inside) >= 5 and all(w.comm is None for w in inside)  # every control closed
+    assert card.comm is None and card not in children
+    assert card.summary in children and card.summary.comm is not None
+    assert card.summary.value == result.answers[0][2] == "Accepted: Production"
+
+
+def _tree(root: Any) -> list[Any]:
+    found, stack = [], [root]
+    while stack:
+        widget = stack.pop()
+        found.append(widget)
+        stack.extend(getattr(widget, "children", ()))
+    return found

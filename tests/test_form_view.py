@@ -9,10 +9,12 @@ from typing import Any
 import ipywidgets as widgets
 import pytest
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
-from test_form_view_support import card, cards, every_field, labels, multi_other, single_other, walk
+from ipywidgets.widgets.widget import _instances
+from test_form_view_support import card, every_field, labels, multi_other, single_other, walk
 
 import nbacp
 from nbacp.form import InvalidSchemaError
+from nbacp.widgets import shared
 from nbacp.widgets.choice_card import ChoiceCard
 from nbacp.widgets.form_view import ElicitationForm
 
@@ -210,27 +212,48 @@ def test_double_accept_resolves_once() -> None:
     view.pick("question_0", "Beta")
     assert view.accept() is True
     first = view.response
-    view.pick("question_0", "Alpha")  # the state may still move; the answer does not
+    with pytest.raises(ValueError, match="already answered"):
+        view.pick("question_0", "Alpha")  # the controls are closed: nothing can move any more
     assert view.accept() is False and view.decline() is False and view.cancel() is False
     assert view.response is first and content(view) == {"question_0": ["beta"]}
+    with pytest.raises(ValueError, match="already answered"):
+        view.values  # noqa: B018  # the draft went with the controls; the response stays
+
+
+def test_decline_after_a_failed_accept_clears_the_messages() -> None:
+    view = ElicitationForm("m", single_other() | {"required": ["size"]})
+    assert view.accept() is False and view.errors
+    assert view.decline() is True
+    assert view.errors == {} and view.children == (view.summary,)
 
 
 def test_clicks_after_the_answer_change_nothing() -> None:
     view = ElicitationForm("m", multi_other())
-    view.decline_button.click()
-    view.accept_button.click()
-    view.cancel_button.click()
+    buttons = (view.decline_button, view.accept_button, view.cancel_button)
+    for button in buttons:
+        button.click()  # the handlers of a closed button still call the card: it ignores them
     assert isinstance(view.response, DeclineElicitationResponse)
+    with pytest.raises(ValueError, match="already answered"):
+        view.accept_button  # noqa: B018
     assert view.summary.value == "Declined."
 
 
-def test_everything_is_disabled_after_the_answer() -> None:
+@pytest.mark.parametrize("answer", ["accept", "decline", "cancel", "cancel_pending"])
+def test_an_answered_card_closes_its_controls_and_keeps_only_its_summary(answer: str) -> None:
     view = ElicitationForm("m", every_field() | {"required": []})
-    view.cancel()
-    assert isinstance(view.response, CancelElicitationResponse) and view.summary.value == "Cancelled."
-    editable = [w for w in walk(view) if hasattr(w, "disabled")]
-    assert len(editable) > 15 and all(w.disabled for w in editable)
-    assert all(c.disabled for c in cards(view))
+    parts = [w for w in walk(view) if w is not view and not shared.is_shared(w)]
+    parts += [getattr(w, "layout", None) for w in parts] + [getattr(w, "style", None) for w in parts]
+    own = [w for w in parts if isinstance(w, widgets.Widget) and not shared.is_shared(w)]
+    assert len(own) > 40 and all(w.comm is not None for w in own)
+    if answer == "cancel_pending":
+        view.cancel_pending("the turn ended")
+    else:
+        assert getattr(view, answer)() is True
+    assert view.settled and view.children == (view.summary,)
+    assert view.summary.value and view.summary.comm is not None and view.comm is not None
+    assert all(w.comm is None for w in own), [type(w).__name__ for w in own if w.comm is not None]
+    assert not {w.model_id for w in own if w.comm is not None} & set(_instances)
+    assert view.errors == {}  # no validation message outlives the answer
 
 
 async def test_awaiting_before_and_after_the_answer() -> None:

@@ -88,9 +88,10 @@ async def test_double_clicks_resolve_once(comms: RecordingComms) -> None:
 async def test_decline_then_open_is_ignored(comms: RecordingComms) -> None:
     c = card()
     comms.click(c.decline_button)
-    link_click(comms, c)
+    assert c.link is not None and c.link.comm is None  # closed with the card's other controls
+    assert c.consent() is False
     assert c.response == DeclineElicitationResponse(action="decline")
-    assert c.link is not None and c.link.disabled
+    assert c.children == (c.summary,)
 
 
 async def test_consent_sends_disabled_state_to_the_link(comms: RecordingComms) -> None:

@@ -1,8 +1,11 @@
 """The shared life cycle of every interactive card: shown, answered exactly once, then a record.
 
 A card is an ipywidgets container that a person (or a headless policy acting through the
-same methods) answers. The answer is delivered through ``await card``; after it the card is
-disabled and shows a one-line summary of what was sent, so the cell output stays readable.
+same methods) answers. The answer is delivered through ``await card``; after it the card's
+controls are closed (their widget models freed in the kernel and the front end) and the
+card shows, in the same place, one line saying what was sent: an answered card is two small
+models (the card's box and its summary label), so a long session does not keep every form
+it ever showed (issue 13).
 """
 
 from __future__ import annotations
@@ -14,8 +17,11 @@ from typing import Any, Generic, TypeVar
 import ipywidgets as widgets
 
 from nbacp import kernel
+from nbacp.widgets import shared
+from nbacp.widgets.text import NO_TYPESET_CLASSES
 
 T = TypeVar("T")
+_NONE: list[Any] = []  # shared empty list for settled cards (never appended to: a settled card is resolved)
 
 
 class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is untyped
@@ -26,19 +32,34 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
     card the agent no longer waits for (``cancel_pending``).
     """
 
+    children: Any  # the traitlets descriptor of ipywidgets' Box (untyped)
+
     def __init__(self, **kwargs: Any) -> None:
         kernel.ensure_comm_status()  # or only the first edit of each control arrives while a cell awaits
+        kwargs.setdefault("layout", shared.layout())
+        kwargs.setdefault("_dom_classes", ("nbacp-card",))
         super().__init__(**kwargs)
-        self.add_class("nbacp-card")
         self._response: T | None = None
         self._resolved = False
+        self._settled = False
         self._waiters: list[asyncio.Future[T]] = []
         self._on_resolve: list[Callable[[T], None]] = []
-        self.summary = widgets.Label(value="", layout=widgets.Layout(display="none"))
-        self.summary.add_class("nbacp-summary")
-        # The summary repeats agent text (chosen labels); keep MathJax from typesetting it.
-        self.summary.add_class("mathjax_ignore")
-        self.summary.add_class("tex2jax_ignore")
+        self._summary_text = ""
+        self._summary: widgets.Label | None = None
+        self._on_settle: list[Callable[[widgets.Label], None]] = []
+
+    @property
+    def summary(self) -> widgets.Label:
+        """The one-line record of the answer (made when first needed: a pending card has none)."""
+        if self._summary is None:
+            # The summary repeats agent text (chosen labels); keep MathJax from typesetting it.
+            self._summary = widgets.Label(
+                value=self._summary_text,
+                layout=shared.layout(),
+                style=shared.label_style(),
+                _dom_classes=(*NO_TYPESET_CLASSES, "nbacp-summary"),
+            )
+        return self._summary
 
     # -- the answer -------------------------------------------------------------------
     @property
@@ -70,14 +91,18 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
             return False
         self._resolved = True
         self._response = response
-        self._disable()
-        self.summary.value = summary
-        self.summary.layout.display = None
+        self._summary_text = summary
+        if self._summary is not None:
+            self._summary.value = summary
         waiters, self._waiters = self._waiters, []
+        callbacks, self._on_resolve = self._on_resolve, []
+        if self._settles_on_resolve():
+            self._settle()
+        else:
+            self._disable()
         for future in waiters:
             if not future.done():
                 future.set_result(response)
-        callbacks, self._on_resolve = self._on_resolve, []
         for callback in callbacks:
             callback(response)
         return True
@@ -85,7 +110,7 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
     def __repr__(self) -> str:
         # Also the text/plain of the cell output: short and stable, so saved notebooks and
         # nbval's comparisons do not depend on the widget tree (ipywidgets' default repr does).
-        state = self.summary.value if self._resolved else "waiting for an answer"
+        state = self._summary_text if self._resolved else "waiting for an answer"
         return f"<{type(self).__name__}: {state}>"
 
     # -- closing from outside ---------------------------------------------------------
@@ -96,11 +121,50 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
     def _cancel_response(self) -> T:
         raise NotImplementedError
 
+    # -- giving the memory back -------------------------------------------------------
+    @property
+    def settled(self) -> bool:
+        """True once the controls are closed and only the summary is left."""
+        return self._settled
+
+    def _settles_on_resolve(self) -> bool:
+        """Whether resolving ends the card's interaction (a URL card still waits after consent)."""
+        return True
+
+    def _settle(self) -> None:
+        """Close every control and show only the summary, in place; drop what held the controls."""
+        if self._settled:
+            return
+        self._settled = True
+        summary = self.summary
+        old = list(self.children)
+        self.children = (summary,)
+        shared.close_tree(old, keep=(summary,))
+        self._release()
+        callbacks, self._on_settle = self._on_settle, _NONE
+        for callback in callbacks:
+            callback(summary)
+
+    def on_settle(self, callback: Callable[[widgets.Label], None]) -> None:
+        """Run ``callback(summary)`` once the controls are closed (at once if they already are).
+
+        A container that shows the card (the transcript) may then show the summary label in the
+        card's place and close the card's own box: one model per answered card.
+        """
+        if self._settled:
+            callback(self.summary)
+        else:
+            self._on_settle.append(callback)
+
     def _disable(self) -> None:
-        """Disable every control inside the card; subclasses with custom widgets extend this."""
+        """Disable every control inside the card (while a resolved card still shows them)."""
         stack: list[widgets.Widget] = list(self.children)
         while stack:
             child = stack.pop()
             if hasattr(child, "disabled"):
                 child.disabled = True
             stack.extend(getattr(child, "children", ()))
+
+    def _release(self) -> None:
+        """Drop references to closed controls and callbacks (subclasses extend this)."""
+        self._on_resolve = self._waiters = _NONE

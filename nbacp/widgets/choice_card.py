@@ -121,6 +121,11 @@ class ChoiceCard(anywidget.AnyWidget):
         """Call ``callback("submit")`` on Enter and ``callback("cancel")`` on Escape."""
         self._event_callbacks.append(callback)
 
+    def release(self) -> None:
+        """Forget the callbacks (the form that owns this card is answered); later events are dropped."""
+        self._event_callbacks = []
+        self.disabled = True
+
     def _route_event(self, _widget: Any, content: Any, _buffers: Any) -> None:
         event = content.get("event") if isinstance(content, dict) else None
         if event not in EVENTS or self.disabled:

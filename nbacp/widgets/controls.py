@@ -24,6 +24,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from nbacp.form import BooleanField, Field, NumberField, StringField, UnsupportedField
+from nbacp.widgets import shared
 from nbacp.widgets.text import text_label
 
 TEXTAREA_ABOVE = 200
@@ -41,21 +42,36 @@ def title_text(field: Field) -> str:
 class ErrorList(widgets.VBox):  # type: ignore[misc]
     """The validation messages shown under one field (or the whole form)."""
 
+    children: Any
+
     def __init__(self) -> None:
-        super().__init__()
-        self.add_class("nbacp-errors")
+        super().__init__(layout=shared.layout(), _dom_classes=("nbacp-errors",))
         self.messages: list[str] = []
 
     def show(self, messages: list[str]) -> None:
         if messages == self.messages:
             return
         self.messages = list(messages)
-        labels = []
-        for message in messages:
-            label = text_label(message, "nbacp-error")
-            label.style.text_color = "#b00020"
-            labels.append(label)
-        self.children = labels
+        old = list(self.children)
+        self.children = [text_label(m, "nbacp-error", style=shared.error_label_style()) for m in messages]
+        shared.close_tree(old)
+
+
+def show_errors_in(box: widgets.Box, errors: ErrorList | None, messages: list[str],
+                   before: widgets.Widget | None = None) -> ErrorList | None:
+    """Show ``messages`` in ``errors``, made and put into ``box`` (before ``before``) only when first needed.
+
+    Most fields never show an error: a pending card carries no empty error box per field.
+    """
+    if errors is None:
+        if not messages:
+            return None
+        errors = ErrorList()
+        children = list(box.children)
+        at = children.index(before) if before is not None and before in children else len(children)
+        box.children = (*children[:at], errors, *children[at:])
+    errors.show(messages)
+    return errors
 
 
 class FieldControl:
@@ -64,16 +80,14 @@ class FieldControl:
     def __init__(self, field: Field, widget: widgets.Widget, *, titled: bool = True) -> None:
         self.field = field
         self.widget = widget
-        self.errors = ErrorList()
+        self.errors: ErrorList | None = None  # made at the first message
         rows: list[widgets.Widget] = []
         if titled:
             rows.append(text_label(title_text(field), "nbacp-field-title", bold=True))
         rows.append(widget)
         if field.description:
             rows.append(text_label(field.description, "nbacp-field-description"))
-        rows.append(self.errors)
-        self.box = widgets.VBox(rows)
-        self.box.add_class("nbacp-field")
+        self.box = widgets.VBox(rows, layout=shared.layout(), _dom_classes=("nbacp-field",))
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -91,7 +105,7 @@ class FieldControl:
         self.widget.observe(lambda _change: callback(), names="value")
 
     def show_errors(self, errors: dict[str, list[str]]) -> None:
-        self.errors.show(errors.get(self.field.name, []))
+        self.errors = show_errors_in(self.box, self.errors, errors.get(self.field.name, []))
 
 
 class TextControl(FieldControl):
@@ -234,26 +248,33 @@ def _parse_datetime(text: str) -> dt.datetime | None:
     return value if value.tzinfo is not None else None
 
 
-def _wide(widget: widgets.Widget) -> widgets.Widget:
-    widget.layout.width = "min(100%, 36em)"
-    return widget
+def _look(cls: type[widgets.Widget], **traits: Any) -> dict[str, Any]:
+    """Shared layout and style for a control of ``cls`` (no per-control models for the default look)."""
+    look: dict[str, Any] = {"layout": shared.layout()}
+    style_cls = cls.class_traits().get("style")
+    if style_cls is not None:
+        look["style"] = shared.style(style_cls.klass)
+    look.update(traits)
+    return look
 
 
 def string_control(field: StringField) -> FieldControl:
     placeholder = field.description or ""
     if field.format == "date":
-        picker = widgets.DatePicker(value=_parse_date(field.default) if field.default else None)
+        picker = widgets.DatePicker(value=_parse_date(field.default) if field.default else None,
+                                    **_look(widgets.DatePicker))
         return DateControl(field, picker)
     if field.format == "date-time":
         start = _parse_datetime(field.default) if field.default else None
-        return DatetimeControl(field, widgets.DatetimePicker(value=start))
+        return DatetimeControl(field, widgets.DatetimePicker(value=start, **_look(widgets.DatetimePicker)))
     value = field.default if isinstance(field.default, str) else ""
     long_text = field.max_length is None or field.max_length > TEXTAREA_ABOVE
     if long_text and field.format is None and field.pattern is None:
-        box: widgets.Widget = widgets.Textarea(value=value, placeholder=placeholder, rows=3)
+        box: widgets.Widget = widgets.Textarea(value=value, placeholder=placeholder, rows=3,
+                                               **_look(widgets.Textarea, layout=shared.wide()))
     else:
-        box = widgets.Text(value=value, placeholder=placeholder)
-    return TextControl(field, _wide(box))
+        box = widgets.Text(value=value, placeholder=placeholder, **_look(widgets.Text, layout=shared.wide()))
+    return TextControl(field, box)
 
 
 def number_control(field: NumberField) -> FieldControl:
@@ -263,19 +284,22 @@ def number_control(field: NumberField) -> FieldControl:
         hint = "a whole number" if integer else "a number"
         if low is not None or high is not None:
             hint += f" ({_bound(low, '−∞')} to {_bound(high, '∞')})"
-        return NumberTextControl(field, widgets.Text(value="", placeholder=field.description or hint))
+        return NumberTextControl(field, widgets.Text(value="", placeholder=field.description or hint,
+                                                     **_look(widgets.Text)))
     if integer and low is not None and high is not None:
         lo, hi = math.ceil(low), math.floor(high)
         if 0 < hi - lo <= SLIDER_MAX_STEPS:
-            return NumberControl(field, widgets.IntSlider(value=int(field.default), min=lo, max=hi, step=1))
+            return NumberControl(field, widgets.IntSlider(value=int(field.default), min=lo, max=hi, step=1,
+                                                                   **_look(widgets.IntSlider)))
         if lo <= hi:
-            return NumberControl(field, widgets.BoundedIntText(value=int(field.default), min=lo, max=hi))
+            return NumberControl(field, widgets.BoundedIntText(value=int(field.default), min=lo, max=hi,
+                                                                        **_look(widgets.BoundedIntText)))
     if not integer and low is not None and high is not None:
         return NumberControl(field, widgets.BoundedFloatText(value=float(field.default), min=low, max=high,
-                                                             step=None))
+                                                             step=None, **_look(widgets.BoundedFloatText)))
     if integer:
-        return NumberControl(field, widgets.IntText(value=int(field.default)))
-    return NumberControl(field, widgets.FloatText(value=float(field.default)))
+        return NumberControl(field, widgets.IntText(value=int(field.default), **_look(widgets.IntText)))
+    return NumberControl(field, widgets.FloatText(value=float(field.default), **_look(widgets.FloatText)))
 
 
 def _bound(value: float | None, missing: str) -> str:
@@ -287,11 +311,13 @@ def _bound(value: float | None, missing: str) -> str:
 def boolean_control(field: BooleanField) -> FieldControl:
     if isinstance(field.default, bool):
         # The title stays a Label: a Checkbox description may be typeset as math.
-        box = widgets.Checkbox(value=field.default, indent=False, layout=widgets.Layout(width="auto"))
+        box = widgets.Checkbox(value=field.default, indent=False,
+                               **_look(widgets.Checkbox, layout=shared.auto_width()))
         return CheckboxControl(field, box)
+    toggle_style = shared.style(widgets.ToggleButtonsStyle, "4em", button_width="4em")
     toggle = widgets.ToggleButtons(options=[("—", _UNSET), ("Yes", "yes"), ("No", "no")], value=_UNSET,
-                                   tooltips=["Not answered", "Yes", "No"])
-    toggle.style.button_width = "4em"
+                                   tooltips=["Not answered", "Yes", "No"],
+                                   **_look(widgets.ToggleButtons, style=toggle_style))
     return TriStateControl(field, toggle)
 
 

@@ -17,9 +17,10 @@ import ipywidgets as widgets
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
 
 from nbacp.form import ChoiceField, Form, FormValidationError, Question, WireValue
+from nbacp.widgets import shared
 from nbacp.widgets.card import Card
 from nbacp.widgets.choice_card import ChoiceCard
-from nbacp.widgets.controls import ErrorList, FieldControl, field_control
+from nbacp.widgets.controls import ErrorList, FieldControl, field_control, show_errors_in
 from nbacp.widgets.text import card_style, text_label, visible_controls
 
 ElicitationResponse = AcceptElicitationResponse | DeclineElicitationResponse | CancelElicitationResponse
@@ -36,7 +37,8 @@ class QuestionControl:
         picks = default_picks if isinstance(default_picks, list) else ([default_picks] if default_picks else [])
         text = default_custom if isinstance(default_custom, str) else ""
         spec = question_spec(question, lone=lone)
-        self.card = ChoiceCard(spec=spec, answer={"picked": [str(p) for p in picks], "custom": text})
+        self.card = ChoiceCard(spec=spec, answer={"picked": [str(p) for p in picks], "custom": text},
+                               layout=shared.layout())
         self.names = (choice.name,) + ((custom.name,) if custom is not None else ())
         self.box = self.card
 
@@ -115,9 +117,8 @@ class ElicitationForm(Card[ElicitationResponse]):
     """The person's view of one form elicitation; ``await view`` gives the acp response."""
 
     def __init__(self, message: str, requested_schema: Any, *, agent: str | None = None) -> None:
-        self.form = Form.from_schema(requested_schema)  # InvalidSchemaError propagates
-        super().__init__()
-        self.add_class("nbacp-form")
+        self._form: Form | None = Form.from_schema(requested_schema)  # InvalidSchemaError propagates
+        super().__init__(_dom_classes=("nbacp-card", "nbacp-form"))
         self.message = message
         self.agent = agent
         self._errors: dict[str, list[str]] = {}
@@ -139,14 +140,16 @@ class ElicitationForm(Card[ElicitationResponse]):
                 self._by_name[name] = control
             control.observe(self._on_edit)
 
-        self.accept_button = widgets.Button(description="Accept", button_style="primary", icon="check",
-                                            disabled=not self.form.can_accept)
-        self.decline_button = widgets.Button(description="Decline", icon="times")
-        self.cancel_button = widgets.Button(description="Cancel", icon="ban")
-        self.accept_button.on_click(lambda _b: self.accept())
-        self.decline_button.on_click(lambda _b: self.decline())
-        self.cancel_button.on_click(lambda _b: self.cancel())
-        self.form_errors = ErrorList()
+        look = {"layout": shared.layout(), "style": shared.button_style()}
+        accept = widgets.Button(description="Accept", button_style="primary", icon="check",
+                                disabled=not self.form.can_accept, **look)
+        decline = widgets.Button(description="Decline", icon="times", **look)
+        cancel = widgets.Button(description="Cancel", icon="ban", **look)
+        accept.on_click(lambda _b: self.accept())
+        decline.on_click(lambda _b: self.decline())
+        cancel.on_click(lambda _b: self.cancel())
+        self._buttons = {"accept": accept, "decline": decline, "cancel": cancel}
+        self._form_errors: ErrorList | None = None  # made at the first form-level message
 
         rows: list[widgets.Widget] = [card_style()]
         who = visible_controls(agent) if agent else "The agent"  # bidi tricks shown, not obeyed
@@ -162,15 +165,43 @@ class ElicitationForm(Card[ElicitationResponse]):
             rows.append(text_label(
                 f"Accept is not possible: the required field(s) {names} cannot be shown by this client. "
                 "You can decline or cancel.", "nbacp-cannot-accept"))
-        rows.append(self.form_errors)
-        rows.append(widgets.HBox([self.accept_button, self.decline_button, self.cancel_button]))
-        rows.append(self.summary)
+        self._actions = widgets.HBox([accept, decline, cancel], layout=shared.layout())
+        rows.append(self._actions)
         self.children = rows
+
+    @property
+    def form(self) -> Form:
+        """The parsed form (until the card is answered: then only its summary and response remain)."""
+        if self._form is None:
+            raise ValueError(f"This card was already answered ({self._summary_text}); its form was released.")
+        return self._form
+
+    @property
+    def accept_button(self) -> widgets.Button:
+        return self._button("accept")
+
+    @property
+    def decline_button(self) -> widgets.Button:
+        return self._button("decline")
+
+    @property
+    def cancel_button(self) -> widgets.Button:
+        return self._button("cancel")
+
+    def _button(self, name: str) -> widgets.Button:
+        if self.settled:
+            raise ValueError(f"This card was already answered ({self._summary_text}); its buttons are closed.")
+        return self._buttons[name]
 
     # -- the draft --------------------------------------------------------------------
     @property
     def values(self) -> dict[str, Any]:
-        """The current draft read back from the controls (None = left empty)."""
+        """The current draft read back from the controls (None = left empty); once answered, the last draft."""
+        if self.settled:
+            raise ValueError(f"This card was already answered ({self._summary_text}); see .response.")
+        return self._read_draft()
+
+    def _read_draft(self) -> dict[str, Any]:
         draft: dict[str, Any] = {}
         for control in self._controls:
             if isinstance(control, QuestionControl):
@@ -182,9 +213,13 @@ class ElicitationForm(Card[ElicitationResponse]):
     @property
     def errors(self) -> dict[str, list[str]]:
         """Messages shown per property: empty before an accept attempt, then live until answered."""
+        if self.settled:
+            return {}
         return {name: list(messages) for name, messages in self._errors.items()}
 
     def _control(self, name: str) -> Control:
+        if self.settled:
+            raise ValueError(f"This card was already answered ({self._summary_text}); its controls are closed.")
         control = self._by_name.get(name)
         if control is None:
             raise ValueError(f"{name!r} is not a field of this form; fields: {', '.join(self.form.fields)}.")
@@ -239,11 +274,15 @@ class ElicitationForm(Card[ElicitationResponse]):
     def _cancel_response(self) -> ElicitationResponse:
         return CancelElicitationResponse(action="cancel")
 
-    def _disable(self) -> None:
-        super()._disable()
+    def _release(self) -> None:
+        super()._release()
         for control in self._controls:
             if isinstance(control, QuestionControl):
-                control.card.disabled = True
+                control.card.release()
+        # an answered card keeps its response and summary only (issue 13: <= 5 KB per answered card)
+        for name in ("_controls", "_by_name", "_buttons", "_actions", "_errors"):
+            self.__dict__.pop(name, None)
+        self._form_errors = self._form = None
 
     # -- reactions --------------------------------------------------------------------
     def _on_card_event(self, event: str) -> None:
@@ -265,7 +304,7 @@ class ElicitationForm(Card[ElicitationResponse]):
                    for m in ms]
         if self._errors:
             general.append("Fix the marked fields, then accept again.")
-        self.form_errors.show(general)
+        self._form_errors = show_errors_in(self, self._form_errors, general, before=self._actions)
 
     def _describe(self, content: dict[str, WireValue]) -> str:
         parts: list[str] = []

@@ -26,6 +26,7 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
+from nbacp.widgets import shared
 from nbacp.widgets.card import Card
 from nbacp.widgets.text import card_style, text_block, text_label, visible_controls
 
@@ -41,7 +42,6 @@ KIND_HINTS = {
     "reject_once": "Reject this time",
     "reject_always": "Reject, and do not ask again",
 }
-_FULL = widgets.Layout(width="100%")
 
 
 def unified_diff(path: str, old_text: str | None, new_text: str) -> str:
@@ -64,7 +64,8 @@ def _content_widgets(item: Any) -> list[widgets.Widget]:
     """Widgets for one tool-call content item, all plain text."""
     if isinstance(item, FileEditToolCallContent):
         title = "New file" if item.old_text is None else "Edit"
-        area = text_block(unified_diff(item.path, item.old_text, item.new_text), max_rows=20, layout=_FULL)
+        diff = unified_diff(item.path, item.old_text, item.new_text)
+        area = text_block(diff, max_rows=20, layout=shared.full_width())
         area.add_class("nbacp-diff")
         return [text_label(f"{title}: {item.path}", "nbacp-diff-path", bold=True), area]
     if isinstance(item, TerminalToolCallContent):
@@ -72,7 +73,7 @@ def _content_widgets(item: Any) -> list[widgets.Widget]:
     if isinstance(item, ContentToolCallContent):
         block = item.content
         if isinstance(block, TextContentBlock):
-            area = text_block(block.text, layout=_FULL)
+            area = text_block(block.text, layout=shared.full_width())
             area.add_class("nbacp-text")
             return [area]
         if isinstance(block, EmbeddedResourceContentBlock):
@@ -80,7 +81,7 @@ def _content_widgets(item: Any) -> list[widgets.Widget]:
             text = getattr(resource, "text", None)
             rows: list[widgets.Widget] = [text_label(f"Resource: {resource.uri}", "nbacp-resource")]
             if isinstance(text, str):
-                rows.append(text_block(text, layout=_FULL))
+                rows.append(text_block(text, layout=shared.full_width()))
             return rows
         if isinstance(block, ResourceContentBlock):
             return [text_label(f"Resource link: {block.name} ({block.uri})", "nbacp-resource")]
@@ -95,7 +96,7 @@ def _raw_input_widget(raw_input: Any) -> widgets.Widget:
         text = json.dumps(raw_input, indent=2, ensure_ascii=False, sort_keys=True, default=str)
     except (TypeError, ValueError):
         text = repr(raw_input)
-    area = text_block(text, max_rows=8, layout=_FULL)
+    area = text_block(text, max_rows=8, layout=shared.full_width())
     area.add_class("nbacp-raw-input")
     accordion = widgets.Accordion(children=[area], titles=("Raw input",))
     accordion.selected_index = None
@@ -112,8 +113,7 @@ class PermissionCard(Card[RequestPermissionResponse]):
         *,
         agent: str | None = None,
     ) -> None:
-        super().__init__()
-        self.add_class("nbacp-permission-card")
+        super().__init__(_dom_classes=("nbacp-card", "nbacp-permission-card"))
         self.tool_call = tool_call
         self.options = list(options)
         self.agent = agent
@@ -150,7 +150,7 @@ class PermissionCard(Card[RequestPermissionResponse]):
         if not self.options:
             rows.append(text_label("The agent offered no options; only cancelling the turn can close this."))
         rows.append(widgets.HBox(list(self.buttons.values())))
-        self.children = (*rows, self.summary)
+        self.children = tuple(rows)
 
     def choose(self, option_id_or_label: str) -> bool:
         """Pick an option by id or by its label, as clicking its button would."""

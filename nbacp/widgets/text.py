@@ -17,6 +17,8 @@ from typing import Any
 import anywidget
 import ipywidgets as widgets
 
+from nbacp.widgets import shared
+
 NO_TYPESET_CLASSES = ("mathjax_ignore", "tex2jax_ignore")
 """CSS classes that MathJax 2 and 3 skip when typesetting."""
 
@@ -50,8 +52,11 @@ class CardStyle(anywidget.AnyWidget):
 
 
 def card_style() -> CardStyle:
-    """An invisible widget to put first in a card so its text wraps and stays readable."""
-    return CardStyle(layout=widgets.Layout(display="none"))
+    """An invisible widget to put first in a card so its text wraps and stays readable.
+
+    One per kernel, shared by every card (a model is a model per view, not per card).
+    """
+    return shared.card_style(lambda: CardStyle(layout=widgets.Layout(display="none")))
 
 
 def no_typeset(widget: widgets.DOMWidget) -> widgets.DOMWidget:
@@ -62,15 +67,13 @@ def no_typeset(widget: widgets.DOMWidget) -> widgets.DOMWidget:
 
 
 def text_label(value: str, *classes: str, bold: bool = False, **kwargs: Any) -> widgets.Label:
-    """A Label showing ``value`` verbatim: text node, no HTML, no math typesetting, wrapped."""
-    label = widgets.Label(value=value, **kwargs)
-    no_typeset(label)
-    label.add_class("nbacp-text")
-    for name in classes:
-        label.add_class(name)
-    if bold:
-        label.style.font_weight = "bold"
-    return label
+    """A Label showing ``value`` verbatim: text node, no HTML, no math typesetting, wrapped.
+
+    Layout and style are the shared ones unless given (never mutate them afterwards).
+    """
+    kwargs.setdefault("layout", shared.layout())
+    kwargs.setdefault("style", shared.bold_label_style() if bold else shared.label_style())
+    return widgets.Label(value=value, _dom_classes=(*NO_TYPESET_CLASSES, "nbacp-text", *classes), **kwargs)
 
 
 def text_block(value: str, *, max_rows: int = 12, **kwargs: Any) -> widgets.Textarea:

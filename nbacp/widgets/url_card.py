@@ -19,6 +19,7 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
+from ipywidgets.widgets.widget_string import LabelStyle
 
 from nbacp.widgets.card import Card
 from nbacp.widgets.text import card_style, text_label, visible_controls
@@ -219,8 +220,7 @@ class UrlConsentCard(Card[UrlResponse]):
     """
 
     def __init__(self, message: str, url: str, elicitation_id: str, *, agent: str | None = None) -> None:
-        super().__init__()
-        self.add_class("nbacp-url-card")
+        super().__init__(_dom_classes=("nbacp-card", "nbacp-url-card"))
         self.message = message
         self.url = url
         self.elicitation_id = elicitation_id
@@ -228,6 +228,7 @@ class UrlConsentCard(Card[UrlResponse]):
         self.check = check_url(url)
         self.completed = False
         self._phase = "asking"
+        self._consenting = False
         self._completion_waiters: list[asyncio.Future[bool]] = []
 
         who = visible_controls(agent or "The agent")
@@ -241,8 +242,7 @@ class UrlConsentCard(Card[UrlResponse]):
             if self.check.display_host != self.check.host:
                 rows.append(text_label(f"Reads as: {self.check.display_host}", "nbacp-host-decoded"))
         # An openable URL has no control characters; a refused one shows them as <U+XXXX>.
-        self.url_text = text_label(visible_controls(url), "nbacp-url")
-        self.url_text.style.font_family = "monospace"
+        self.url_text = text_label(visible_controls(url), "nbacp-url", style=LabelStyle(font_family="monospace"))
         rows.append(self.url_text)
         self.warnings = [text_label(f"Warning: {w}", "nbacp-warning") for w in self.check.warnings]
         rows.extend(self.warnings)
@@ -272,7 +272,7 @@ class UrlConsentCard(Card[UrlResponse]):
             layout=widgets.Layout(display="none"),
         )
         waiting = (self.wait_box,) if self.link is not None else ()
-        self.children = (*rows, *waiting, self.summary)
+        self.children = (*rows, *waiting)
 
     # -- state -------------------------------------------------------------------------
     @property
@@ -315,11 +315,14 @@ class UrlConsentCard(Card[UrlResponse]):
         if self.link is None:
             raise ValueError(f"this link cannot be opened: {self.check.refusal}")
         if self._phase == "asking":
+            self._consenting = True  # the card stays interactive (Retry, Cancel) until the wait ends
             accepted = self._resolve(
                 AcceptElicitationResponse(action="accept"), f"Consented to open {self.check.display_host}"
             )
+            self._consenting = False
             if accepted:
                 self._phase = "waiting"
+                self.children = (*self.children, self.summary)
                 self.status.value = "Waiting for the agent to finish..."
                 self.retry_button.disabled = False
                 self.stop_button.disabled = False
@@ -362,6 +365,7 @@ class UrlConsentCard(Card[UrlResponse]):
             return False
         self._close_wait(f"Stopped waiting for the agent ({reason}).")
         self._end("stopped", False)
+        self._settle()
         return True
 
     def complete(self) -> bool:
@@ -371,6 +375,7 @@ class UrlConsentCard(Card[UrlResponse]):
         self.completed = True
         self._close_wait("The agent reports this step is finished.")
         self._end("completed", True)
+        self._settle()
         return True
 
     def cancel_pending(self, reason: str) -> bool:
@@ -380,8 +385,14 @@ class UrlConsentCard(Card[UrlResponse]):
             self._end("cancelled", False)
         return super().cancel_pending(reason)
 
+    def _settles_on_resolve(self) -> bool:
+        return not self._consenting
+
     def _close_wait(self, status: str) -> None:
         self.status.value = status
+        self._summary_text = f"{self._summary_text} · {status}"
+        if self._summary is not None:
+            self._summary.value = self._summary_text
         self.retry_button.disabled = True
         self.stop_button.disabled = True
         if self.link is not None:

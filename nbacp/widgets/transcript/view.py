@@ -93,10 +93,26 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._schedule()
 
     def add_card(self, card: widgets.Widget) -> None:
-        """Place an interactive card after everything received so far."""
+        """Place an interactive card after everything received so far.
+
+        Once the card is answered and its controls are closed, its summary label takes its
+        place and the card's own box is closed: the transcript keeps one small model per
+        answered card, not the card (issue 13).
+        """
         self._close_message()
-        self._append(CardBlock(card))
+        block = CardBlock(card)
+        self._append(block)
         self.flush()
+        on_settle = getattr(card, "on_settle", None)
+        if on_settle is not None:
+            on_settle(lambda summary: self._card_settled(block, summary))
+
+    def _card_settled(self, block: CardBlock, summary: widgets.Widget) -> None:
+        card, block.widget = block.widget, summary
+        self._layout_dirty = True
+        self.flush()  # the summary is in place before the card's box goes
+        if card is not None and card is not summary:
+            card.close()
 
     def note_answer(self, kind: str, question: str, answer: str) -> None:
         self.answers.append((kind, question, answer))
