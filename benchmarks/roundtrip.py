@@ -39,7 +39,7 @@ from ipywidgets.widgets.widget import _instances
 import nbacp
 from benchmarks.comms import Tally, counting_comms
 from nbacp import widgets as widgets_module
-from nbacp.widgets import ElicitationForm
+from nbacp.widgets import ElicitationForm, shared
 from nbacp.widgets.choice_card import ChoiceCard
 
 PICKS = ("Tests", "Docs")
@@ -312,7 +312,8 @@ class Leftovers:
         return cls(set(_instances), 0 if signal is None else len(signal))
 
     def widgets(self) -> list[Any]:
-        return [w for key, w in list(_instances.items()) if key not in self.registered]
+        """Widgets made since ``mark()``, except the per-kernel models every card shares."""
+        return [w for key, w in list(_instances.items()) if key not in self.registered and not shared.is_shared(w)]
 
     def close_widgets(self) -> None:
         for widget in self.widgets():

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from comm_support import RecordingComms
 
-from nbacp.widgets.choice_card import ChoiceCard
+from nbacp.widgets.choice_card import ChoiceCard, card_code
 
 
 def spec(multi: bool = False, **over: Any) -> dict[str, Any]:
@@ -40,8 +40,11 @@ def test_traits_sync_and_defaults() -> None:
         assert card.trait_metadata(name, "sync") is True, name
     assert card.answer == {"picked": [], "custom": ""}
     assert card.errors == [] and card.disabled is False
-    esm = str(card._esm)  # anywidget replaces the Path by the file's text
-    assert "as default" in esm and "function render" in esm
+    code = card_code()
+    assert card.code == f"anywidget:{code.model_id}"  # the card renders through the shared module
+    esm = str(code._esm)
+    assert "as default" in esm and "function render" in esm and "initialize" in esm
+    assert len(card._esm) < 1024 and "host.getWidget" in card._esm  # each card carries only a stub
 
 
 def test_default_answer_is_not_shared_between_cards() -> None:

@@ -1,6 +1,6 @@
 // nbacp choice card: one question's options plus an optional "Other" text box, bound to a
 // single synced `answer` trait ({picked, custom}) so a pick and typed text can never race.
-// anywidget ESM entry point: default export {render}.
+// anywidget ESM entry point: default export {initialize, render}.
 import { h } from "./dom.js";
 import * as S from "./state.js";
 import { CSS } from "./styles.js";
@@ -154,4 +154,11 @@ function render({ model, el }) {
   };
 }
 
-export default { render };
+// As a shared module (nbacp's ChoiceCardCode, sent once per kernel) `initialize` hands
+// `render` to every card through anywidget's host API; `render` also works directly.
+export default {
+  initialize() {
+    return { render };
+  },
+  render,
+};

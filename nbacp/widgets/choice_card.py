@@ -15,6 +15,8 @@ from typing import Any
 import anywidget
 import traitlets
 
+from nbacp.widgets import shared
+
 EVENTS = ("submit", "cancel")
 ESM_FILE = pathlib.Path(__file__).parent / "static" / "choice_card.js"
 
@@ -37,20 +39,57 @@ def _esm_source() -> str | pathlib.Path:
         ) from None
 
 
+# Every card's own module: a few hundred bytes that render through the shared code widget.
+# anywidget >= 0.10 hands ``render`` a ``host`` whose ``getWidget("anywidget:<id>")`` waits for
+# that model's ``initialize`` and gives what it returned (``{render}``, see js/src/choice_card.js).
+CARD_STUB = """export default {
+  async render({ model, el, host }) {
+    const ref = model.get("code");
+    if (!ref || !host) {
+      el.textContent = "This question needs nbacp's choice card code: run the cell again.";
+      return;
+    }
+    const code = await host.getWidget(ref);
+    return code.exports.render({ model, el });
+  },
+};
+"""
+
+
+class ChoiceCardCode(anywidget.AnyWidget):
+    """The choice card's JavaScript (about 19 KB), sent to the front end once per kernel.
+
+    Renders nothing itself; every ``ChoiceCard`` points at it (``code``) instead of carrying
+    the whole module in its own state, so a card costs its spec, not the code (issue 13).
+    """
+
+    _esm = _esm_source()
+
+
+def card_code() -> ChoiceCardCode:
+    """This kernel's one live ChoiceCardCode (made again if it was closed)."""
+    return shared.shared_model("choice-card-code", lambda: ChoiceCardCode(layout=shared.layout()))
+
+
 class ChoiceCard(anywidget.AnyWidget):
     """Radio rows (single) or checkbox rows (multi) with a custom-text box.
 
     ``spec`` is set once by Python and read by the front end; ``answer`` is the one state trait
-    both sides change; ``errors`` are shown under the card; ``disabled`` freezes it.
+    both sides change; ``errors`` are shown under the card; ``disabled`` freezes it. ``code``
+    names the shared ChoiceCardCode model whose module renders the card.
     """
 
-    _esm = _esm_source()
+    _esm = ESM_FILE if os.environ.get("ANYWIDGET_HMR") == "1" else CARD_STUB
+    code = traitlets.Unicode("").tag(sync=True)
     spec = traitlets.Dict().tag(sync=True)
     answer = traitlets.Dict({"picked": [], "custom": ""}).tag(sync=True)
     errors = traitlets.List(traitlets.Unicode()).tag(sync=True)
     disabled = traitlets.Bool(False).tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
+        if "code" not in kwargs and self._esm == CARD_STUB:
+            kwargs["code"] = f"anywidget:{card_code().model_id}"
+        kwargs.setdefault("layout", shared.layout())
         super().__init__(**kwargs)
         self._event_callbacks: list[Callable[[str], None]] = []
         self.on_msg(self._route_event)

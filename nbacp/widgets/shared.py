@@ -26,7 +26,7 @@ W = TypeVar("W", bound=widgets.Widget)
 _SHARED: dict[str, widgets.Widget] = {}
 
 
-def _shared(key: str, factory: Callable[[], W]) -> W:
+def shared_model(key: str, factory: Callable[[], W]) -> W:
     """The one live ``key`` model of this kernel; made again if it was closed (``Widget.close_all``)."""
     found = _SHARED.get(key)
     if found is None or found.comm is None:
@@ -36,50 +36,50 @@ def _shared(key: str, factory: Callable[[], W]) -> W:
 
 def layout() -> widgets.Layout:
     """The default layout, shared: for any widget that needs no layout of its own."""
-    return _shared("layout", widgets.Layout)
+    return shared_model("layout", widgets.Layout)
 
 
 def full_width() -> widgets.Layout:
-    return _shared("layout-full", lambda: widgets.Layout(width="100%"))
+    return shared_model("layout-full", lambda: widgets.Layout(width="100%"))
 
 
 def label_style() -> LabelStyle:
-    return _shared("label", LabelStyle)
+    return shared_model("label", LabelStyle)
 
 
 def bold_label_style() -> LabelStyle:
-    return _shared("label-bold", lambda: LabelStyle(font_weight="bold"))
+    return shared_model("label-bold", lambda: LabelStyle(font_weight="bold"))
 
 
 def error_label_style() -> LabelStyle:
-    return _shared("label-error", lambda: LabelStyle(text_color="#b00020"))
+    return shared_model("label-error", lambda: LabelStyle(text_color="#b00020"))
 
 
 def html_style() -> HTMLStyle:
-    return _shared("html", HTMLStyle)
+    return shared_model("html", HTMLStyle)
 
 
 def button_style() -> ButtonStyle:
-    return _shared("button", ButtonStyle)
+    return shared_model("button", ButtonStyle)
 
 
 def card_style(factory: Callable[[], W]) -> W:
     """The card CSS carrier (``nbacp.widgets.text.CardStyle``), one per kernel."""
-    return _shared("card-style", factory)
+    return shared_model("card-style", factory)
 
 
 def auto_width() -> widgets.Layout:
-    return _shared("layout-auto", lambda: widgets.Layout(width="auto"))
+    return shared_model("layout-auto", lambda: widgets.Layout(width="auto"))
 
 
 def wide() -> widgets.Layout:
     """Text boxes: as wide as the card allows, up to a comfortable line."""
-    return _shared("layout-wide", lambda: widgets.Layout(width="min(100%, 36em)"))
+    return shared_model("layout-wide", lambda: widgets.Layout(width="min(100%, 36em)"))
 
 
 def style(cls: type[W], key: str = "", **traits: Any) -> W:
     """One shared ``cls`` style model per ``key`` (give a key when passing traits)."""
-    return _shared(f"style:{cls.__name__}:{key}", lambda: cast(W, cls(**traits)))
+    return shared_model(f"style:{cls.__name__}:{key}", lambda: cast(W, cls(**traits)))
 
 
 def is_shared(widget: Any) -> bool:
