@@ -71,9 +71,13 @@ class ChunkingAgent:
         return PromptResponse(stop_reason="end_turn")
 
 
-async def _nbacp(n: int) -> tuple[int, int]:
+async def _nbacp(n: int, *, keep: bool = True) -> tuple[int, int]:
     import nbacp
     from benchmarks.comms import counting_comms
+    from nbacp.updates import UpdateLog
+
+    if not keep:  # the baseline: the same client and view, but no update is kept anywhere
+        UpdateLog.append = lambda self, update: None  # type: ignore[method-assign]
 
     with counting_comms():
         async with nbacp.connect(ChunkingAgent(n)) as conn:
@@ -82,7 +86,7 @@ async def _nbacp(n: int) -> tuple[int, int]:
             before = rss()
             result = await session.prompt("go")
             after = rss()
-            if len(result.updates) < n:
+            if keep and len(result.updates) < n:
                 raise AssertionError(f"{len(result.updates)} updates in the result, expected {n}")
     return before, after
 
@@ -103,9 +107,9 @@ async def _drop(n: int) -> tuple[int, int]:
 
 
 def _child(client: str, n: int) -> None:
-    if client == "nbacp":
+    if client in ("nbacp", "nbacp-drop"):
         # the first turn is the warm-up; measure the second, as the baseline does
-        before, after = asyncio.run(_nbacp(n))
+        before, after = asyncio.run(_nbacp(n, keep=client == "nbacp"))
     else:
         before, after = asyncio.run(_drop(n))
     print(json.dumps({"before": before, "after": after}))
@@ -158,15 +162,20 @@ def stream_bytes(n: int) -> tuple[float, float]:
 
 
 def report(sizes: list[int]) -> None:
-    print("turn memory: N agent message chunks in one turn, RSS growth over the turn (fresh process each)")
+    print(
+        "turn memory: N agent message chunks in one turn, RSS growth over the turn (fresh process each);\n"
+        "'nbacp, drops' is nbacp with its update log switched off (the view alone), 'bare acp' a client\n"
+        "whose session_update does nothing; this/drop = nbacp's growth over the view-only baseline"
+    )
     header = f"{'chunks':>8} {'client':<15} {'rss growth':>12} {'bytes/chunk':>12} {'this/drop':>10}"
     print(header)
     print("-" * len(header))
+    names = {"bare": "bare acp", "nbacp-drop": "nbacp, drops", "nbacp": "nbacp"}
     for n in sizes:
-        drop, ours = measure("drop", n), measure("nbacp", n)
-        for growth in (drop, ours):
+        bare, drop, ours = measure("bare", n), measure("nbacp-drop", n), measure("nbacp", n)
+        for growth in (bare, drop, ours):
             print(
-                f"{n:>8} {'drops updates' if growth is drop else 'nbacp':<15} {growth.grown:>12,} "
+                f"{n:>8} {names[growth.client]:<15} {growth.grown:>12,} "
                 f"{growth.grown / n:>12,.0f} {growth.grown / drop.grown:>9.1f}x"
             )
     print("\nstreaming one long message into a transcript: bytes sent per 1,000 chunks")

@@ -162,6 +162,19 @@ class _RawAgent:
         await self.conn.session_update(session_id=session_id, update=update_agent_message(text_block(text)))
 
 
+class ChunkingAgent(_RawAgent):
+    """Each prompt streams ``chunks`` as agent message chunks, then ends the turn."""
+
+    def __init__(self, chunks: Sequence[str]) -> None:
+        super().__init__()
+        self.chunks = list(chunks)
+
+    async def prompt(self, prompt: list[Any], session_id: str, **kwargs: Any) -> PromptResponse:
+        for text in self.chunks:
+            await self._say(session_id, text)
+        return PromptResponse(stop_reason="end_turn")
+
+
 class QuestionsAgent(_RawAgent):
     """Each prompt asks ``questions`` via AgentConnectionSession, keeps the outcome, says describe()."""
 

@@ -161,6 +161,22 @@ async def test_no_frame_renders_the_whole_message(monkeypatch: pytest.MonkeyPatc
     assert sum(streaming) < 20 * whole  # O(frames x seal_at), not O(frames x message)
 
 
+def test_a_seal_resends_a_bounded_number_of_ids(comms: RecordingComms) -> None:
+    """Issue 13: sealing sends the new piece and one group's ids, not the ids of every piece so far."""
+    t = Transcript(prompt="p", seal_at=100)
+    for i, piece in enumerate(pieces(20_000)):
+        t.add(chunk(piece))
+        if i % 5 == 0:
+            t.flush()
+    t.flush()
+    sent = [len(m.data["state"]["children"]) for m in comms.sent
+            if m.msg_type == "comm_msg" and "children" in m.data.get("state", {})]
+    message = next(w for w in walk(t) if isinstance(w, widgets.VBox) and "nbacp-agent" in w._dom_classes)
+    groups = len(message.children) - 1
+    assert groups > 10  # more than ten groups of sealed pieces
+    assert max(sent) <= blocks.GROUP + 1 and max(sent) < groups * blocks.GROUP / 4
+
+
 def test_messages_split_at_safe_points_stream_the_same_words(monkeypatch: Any) -> None:
     t = Transcript(prompt="p", seal_at=200)
     text = pieces(2_000)
@@ -169,7 +185,8 @@ def test_messages_split_at_safe_points_stream_the_same_words(monkeypatch: Any) -
         if i % 7 == 0:
             t.flush()
     message = next(w for w in walk(t) if isinstance(w, widgets.VBox) and "nbacp-agent" in w._dom_classes)
-    assert len(message.children) > 5  # sealed pieces plus the tail
+    pieces_shown = [w for group in message.children[:-1] for w in group.children]
+    assert len(pieces_shown) > 5  # sealed pieces (in groups) plus the tail
     assert shown_words(t) == re.findall(r"w\d+", "".join(text))
     t.finish("end_turn")
     assert len(message.children) == 1 and shown_words(t) == re.findall(r"w\d+", "".join(text))

@@ -32,6 +32,7 @@ from acp.schema import (
 )
 
 from nbacp.form import InvalidSchemaError
+from nbacp.updates import UpdateLog
 
 if TYPE_CHECKING:
     from nbacp.widgets.card import Card
@@ -64,7 +65,7 @@ class NotebookClient:
         self._open_cards: dict[str, set[Card[Any]]] = {}
         self._url_cards: dict[str, Any] = {}
         self._policy_tasks: set[asyncio.Task[Any]] = set()
-        self.updates: dict[str, list[Any]] = {}
+        self.updates: dict[str, UpdateLog] = {}  # per session, each update held once (nbacp.updates)
 
     # -- capabilities -------------------------------------------------------------------
     @staticmethod
@@ -163,10 +164,17 @@ class NotebookClient:
         return await self._ask(session_id, card, "permission", title)  # type: ignore[no-any-return]
 
     async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
-        self.updates.setdefault(session_id, []).append(update)
+        self.session_log(session_id).append(update)
         surface = self._surface(session_id)
         if surface is not None:
             surface.add(update)
+
+    def session_log(self, session_id: str) -> UpdateLog:
+        """The update log of one session (made on first use)."""
+        log = self.updates.get(session_id)
+        if log is None:
+            log = self.updates[session_id] = UpdateLog()
+        return log
 
     async def aclose(self) -> None:
         for task in list(self._policy_tasks):

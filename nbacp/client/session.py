@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +31,7 @@ class PromptResult:
 
     stop_reason: str
     text: str
-    updates: list[Any] = field(default_factory=list)
+    updates: Sequence[Any] = field(default_factory=list)  # a window on the session's log: no copy
     answers: list[tuple[str, str, str]] = field(default_factory=list)
     record: str = ""
 
@@ -117,7 +117,7 @@ class Turn:
         result = PromptResult(
             stop_reason=stop_reason,
             text=self.transcript.text,
-            updates=list(self.transcript.updates),
+            updates=self.transcript.updates,
             answers=list(self.transcript.answers),
             record=self.transcript.record_markdown(),
         )
@@ -154,7 +154,7 @@ class Session:
 
         if self.turn is not None and not self.turn.done:
             raise RuntimeError("This session already has a turn running; await it or cancel it first.")
-        transcript = Transcript(prompt=text)
+        transcript = Transcript(prompt=text, updates=self.connection.client.session_log(self.id))
         _display(transcript)
         self.turn = Turn(self, text, transcript, placeholder=placeholder)
         return self.turn

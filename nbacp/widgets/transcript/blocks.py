@@ -55,6 +55,10 @@ class CardBlock(Block):
         return None
 
 
+GROUP = 32
+"""Sealed pieces of a streamed message per box (see MessageBlock._seal)."""
+
+
 class MessageBlock(Block):
     """A run of message (or thought) chunks: streamed as sealed pieces plus a live tail,
     rendered whole once when the run ends."""
@@ -66,7 +70,7 @@ class MessageBlock(Block):
         self.closed = False
         self._final = False
         self._body: widgets.VBox | None = None
-        self._pieces: list[widgets.HTML] = []
+        self._groups: list[widgets.VBox] = []  # sealed pieces, GROUP to a box
         self._tail: widgets.HTML | None = None
 
     def append(self, text: str) -> None:
@@ -89,12 +93,25 @@ class MessageBlock(Block):
             return
         sealed = self.stream.take_sealed()
         if sealed:
-            piece = _html("".join(render_markdown(source) for source in sealed))
-            self._pieces.append(piece)
-            self._body.children = (*self._pieces, self._tail)
+            self._seal(_html("".join(render_markdown(source) for source in sealed)))
         html = render_markdown(self.stream.tail)
         if self._tail.value != html:
             self._tail.value = html
+
+    def _seal(self, piece: widgets.HTML) -> None:
+        """Add a sealed piece, re-sending one group's ids (at most GROUP), not every piece's.
+
+        The body's own list (one id per GROUP pieces) is re-sent only when a group fills up, so
+        what a seal sends does not grow with the pieces sealed before it (issue 13).
+        """
+        assert self._body is not None and self._tail is not None
+        group = self._groups[-1] if self._groups else None
+        if group is None or len(group.children) >= GROUP:
+            group = widgets.VBox(children=(piece,), _dom_classes=("nbacp-sealed",))
+            self._groups.append(group)
+            self._body.children = (*self._groups, self._tail)
+        else:
+            group.children = (*group.children, piece)
 
     def _frame(self, body: widgets.VBox) -> widgets.Widget:
         if self.role == "thought":

@@ -16,6 +16,7 @@ from acp import schema
 
 from nbacp.render.markdown import render_markdown
 from nbacp.render.record import record_markdown
+from nbacp.updates import UpdateLog, UpdateView
 from nbacp.widgets.text import NO_TYPESET_CLASSES
 from nbacp.widgets.transcript import describe
 from nbacp.widgets.transcript.blocks import (
@@ -38,13 +39,25 @@ _CHUNK_ROLE: dict[type, str] = {
 class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
     """The live view of a turn plus what the client reports from it (text, updates, answers)."""
 
-    def __init__(self, prompt: str = "", *, frame: float = FRAME, seal_at: int = 1024, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        prompt: str = "",
+        *,
+        frame: float = FRAME,
+        seal_at: int = 1024,
+        updates: UpdateLog | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """``updates``: the session's log, which the client fills (the transcript then keeps no
+        copy, and ``updates`` is the window of it this transcript saw); without one it keeps its own."""
         kwargs.setdefault("_dom_classes", ("nbacp-transcript",))
         super().__init__(**kwargs)
         self.prompt = prompt
         self.frame = frame
         self.seal_at = seal_at
-        self.updates: list[Any] = []
+        self._owns_log = updates is None
+        self._log = UpdateLog() if updates is None else updates
+        self._updates = self._log.view(len(self._log))
         self.answers: list[tuple[str, str, str]] = []
         self.stop_reason: str | None = None
         self.frames = 0  # how many frames changed the view (for tests and benchmarks)
@@ -67,6 +80,11 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
 
     # -- what the client reads -------------------------------------------------------
     @property
+    def updates(self) -> UpdateView:
+        """Every update this transcript was given, in order (held once, in the log)."""
+        return self._updates
+
+    @property
     def text(self) -> str:
         """All agent_message_chunk text of the turn, in arrival order."""
         if len(self._text) > 1:
@@ -85,7 +103,8 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
     # -- what the client calls -------------------------------------------------------
     def add(self, update: Any) -> None:
         """Take any session update; unknown or malformed ones become a compact line."""
-        self.updates.append(update)
+        if self._owns_log:
+            self._log.append(update)
         try:
             self._dispatch(update)
         except Exception as error:  # an agent's odd update must never break the turn
@@ -128,6 +147,7 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
     def finish(self, stop_reason: str) -> None:
         """End the turn: render everything pending now and show the stop reason."""
         self.stop_reason = stop_reason
+        self._updates = self._updates.freeze()  # the turn's updates end here; the log goes on
         self._close_message()
         self._append(LineBlock(f"Turn ended: {describe.clip(stop_reason, 80)}", "nbacp-stop"))
         self.flush()
