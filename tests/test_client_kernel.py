@@ -78,8 +78,16 @@ def test_prompt_awaited_in_a_cell_is_answered_through_widget_comms(
     print(f"\nclick -> agent reply -> cell output: {latency_ms:.1f} ms")
     # the record is a widget-free output of the prompting cell
     records = [m for m in kernel.messages(cell) if m["msg_type"] in ("display_data", "update_display_data")
-               and "text/markdown" in m["content"].get("data", {})]
-    assert any("Avro" in m["content"]["data"]["text/markdown"] for m in records)
+               and "text/html" in m["content"].get("data", {})]
+    assert any("Avro" in m["content"]["data"]["text/html"] and "nbacp-record" in m["content"]["data"]["text/html"]
+               for m in records)
+    # one view per turn: the live view's output is blanked (by display id) when the record comes
+    views = [m["content"]["transient"]["display_id"] for m in kernel.messages(cell)
+             if m["msg_type"] == "display_data" and "application/vnd.jupyter.widget-view+json" in m["content"]["data"]
+             and "nbacp turn" in m["content"]["data"]["text/plain"]]
+    blanked = [m["content"]["transient"]["display_id"] for m in kernel.messages(cell)
+               if m["msg_type"] == "update_display_data" and m["content"]["data"] == {"text/plain": ""}]
+    assert len(views) == 1 and blanked == views
     plain = [m["content"]["data"]["text/plain"] for m in records]
     assert any("You: go" in p and "Answer: Accepted" in p and "Stop reason: end_turn" in p for p in plain), plain
 

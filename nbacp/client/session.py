@@ -1,9 +1,16 @@
-"""Sessions and turns: one prompt, its live view in the prompting cell, and its static record.
+"""Sessions and turns: one prompt, its live view in the prompting cell, then its static record.
 
 The live view is displayed by ``start()`` while the prompting cell is still executing, so
 it lands in that cell; everything that arrives later (updates, cards) mutates that view
-over the widget comm, which works from any task. The record is a separate display output,
-filled at turn end through its display id, so the saved notebook reads well without widgets.
+over the widget comm, which works from any task. When the turn ends the live view gives way
+to the record (one view per turn, issue 13): its display output is replaced through its
+display id by the record (HTML rendered by the safe markdown renderer, beside plain text),
+and its widgets are closed, so the saved notebook reads well without widgets. An awaited
+``prompt()`` blanks the live view and displays the record as a plain output instead,
+because nbval compares display_data and ignores update_display_data.
+
+Session-level facts (title, mode, commands, config) are not turn content: each session shows
+them once, in a compact header output that is updated in place (``SessionHeader``).
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from acp import RequestError, text_block
 from nbacp import kernel
 from nbacp.errors import AgentError, ConnectionLost
 from nbacp.render.record import record_text
+from nbacp.render.record_html import record_html
 
 if TYPE_CHECKING:
     from nbacp.client.connection import Connection
@@ -40,17 +48,80 @@ class PromptResult:
 
 
 class Record:
-    """The static turn record: inert markdown for renderers, plain text for text/plain (nbval)."""
+    """The static turn record: HTML (or inert markdown) for renderers, plain text for text/plain (nbval)."""
 
-    def __init__(self, markdown: str, text: str | None = None) -> None:
+    def __init__(self, markdown: str, text: str | None = None, html: str | None = None) -> None:
         self.markdown = markdown
         self.text = markdown if text is None else text
+        self.html = html
 
-    def _repr_markdown_(self) -> str:
-        return self.markdown
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        if self.html is not None:
+            return {"text/html": self.html, "text/plain": self.text}
+        return {"text/markdown": self.markdown, "text/plain": self.text}
 
     def __repr__(self) -> str:
         return self.text
+
+
+class _Blank:
+    """What the live view of an awaited prompt becomes: nothing (the record follows it)."""
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        return {"text/plain": ""}
+
+
+class SessionHeader:
+    """The session's title, mode, commands and config, shown once and updated in place."""
+
+    FACTS: tuple[str, ...] = ("Session", "Mode", "Config", "Commands")
+
+    def __init__(self) -> None:
+        self.facts: dict[str, str] = {}
+        self._handle: Any = None
+        self._shown = False
+
+    def note(self, update: Any) -> bool:
+        """Take ``update`` if it is a session-level fact (then the transcript shows no line for it)."""
+        from acp import schema
+
+        from nbacp.widgets.transcript import describe
+
+        if isinstance(update, schema.AvailableCommandsUpdate):
+            line = describe.commands(update)
+        elif isinstance(update, schema.CurrentModeUpdate):
+            line = describe.clip(f"Mode: {update.current_mode_id}")
+        elif isinstance(update, schema.ConfigOptionUpdate):
+            line = describe.config(update)
+        elif isinstance(update, schema.SessionInfoUpdate):
+            line = describe.clip(f"Session: {update.title}") if update.title else ""
+            if not line:
+                return True  # only a timestamp: nothing worth a line in any turn
+        else:
+            return False
+        name, _, value = line.partition(": ")
+        if self.facts.get(name) != value:
+            self.facts[name] = value
+            self.facts = {key: self.facts[key] for key in self.FACTS if key in self.facts}
+            if self._handle is not None:
+                self._handle.update(self)
+        return True
+
+    def show(self) -> None:
+        """Display the header (once per session) where the first turn runs."""
+        if not self._shown:
+            self._shown = True
+            self._handle = _display(self, display_id=True)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        from nbacp.render.record_html import header_html, header_text
+
+        return {"text/html": header_html(self.facts), "text/plain": header_text(self.facts)}
+
+    def __repr__(self) -> str:
+        from nbacp.render.record_html import header_text
+
+        return header_text(self.facts)
 
 
 def _display(obj: Any, **kwargs: Any) -> Any:
@@ -74,9 +145,10 @@ class Turn:
         self.text = text
         self.transcript = transcript
         self.record: Record | None = None  # set when the turn ends
-        # A placeholder filled through its display id reaches the cell after it went idle (start()),
-        # but nbval ignores update_display_data; an awaited prompt() displays the record itself.
-        self._record_handle = _display(Record(""), display_id=True) if placeholder else None
+        # The live view, replaced by the record through its display id at turn end (start()). An
+        # awaited prompt() blanks it and displays the record itself (nbval ignores updates).
+        self._view_handle = _display(transcript, display_id=True)
+        self._record_inline = not placeholder
         self._task = asyncio.ensure_future(self._run())
 
     @property
@@ -122,12 +194,26 @@ class Turn:
             record=self.transcript.record_markdown(),
         )
         t = self.transcript
-        self.record = Record(result.record, record_text(t.prompt, t.text, t.answers, t.stop_reason))
-        if self._record_handle is not None:
-            self._record_handle.update(self.record)
+        self.record = Record(
+            result.record,
+            record_text(t.prompt, t.text, t.answers, t.stop_reason),
+            record_html(t.prompt, t.text, t.answers, t.stop_reason),
+        )
+        self._give_way()
         if error is not None:
             raise error
         return result
+
+
+    def _give_way(self) -> None:
+        """The live view makes room for the record and its widgets are closed (kernel and page)."""
+        if self._view_handle is None:
+            return  # not shown (plain Python): keep the widgets for whoever reads them
+        self._view_handle.update(_Blank() if self._record_inline else self.record)
+        self._view_handle = None
+        from nbacp.widgets.shared import close_tree
+
+        close_tree([self.transcript])
 
 
 class Session:
@@ -139,6 +225,7 @@ class Session:
         self.cwd = cwd
         self.response = response
         self.turn: Turn | None = None
+        self.header = SessionHeader()
 
     @property
     def updates(self) -> list[Any]:
@@ -154,8 +241,11 @@ class Session:
 
         if self.turn is not None and not self.turn.done:
             raise RuntimeError("This session already has a turn running; await it or cancel it first.")
-        transcript = Transcript(prompt=text, updates=self.connection.client.session_log(self.id))
-        _display(transcript)
+        log = self.connection.client.session_log(self.id)
+        for update in log:  # facts that arrived before this turn (e.g. commands right after session/new)
+            self.header.note(update)
+        self.header.show()
+        transcript = Transcript(prompt=text, updates=log, session_facts=self.header.note)
         self.turn = Turn(self, text, transcript, placeholder=placeholder)
         return self.turn
 
@@ -169,8 +259,8 @@ class Session:
         finally:
             if turn.record is not None:
                 _display(turn.record)  # still in the prompting cell: a plain display_data
-            else:  # interrupted before the turn ended: fill a placeholder later, as start() does
-                turn._record_handle = _display(Record(""), display_id=True)
+            else:  # interrupted before the turn ended: the record replaces the view later, as start() does
+                turn._record_inline = False
 
     async def cancel(self) -> None:
         """Cancel the running turn: close its open cards, then tell the agent (session/cancel)."""

@@ -9,6 +9,7 @@ running event loop each ``add`` renders at once, since nothing would run a later
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as widgets
@@ -46,10 +47,13 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         frame: float = FRAME,
         seal_at: int = 1024,
         updates: UpdateLog | None = None,
+        session_facts: Callable[[Any], bool] | None = None,
         **kwargs: Any,
     ) -> None:
         """``updates``: the session's log, which the client fills (the transcript then keeps no
-        copy, and ``updates`` is the window of it this transcript saw); without one it keeps its own."""
+        copy, and ``updates`` is the window of it this transcript saw); without one it keeps its own.
+        ``session_facts``: takes session-level updates (mode, commands, title) shown once per
+        session instead of as lines in every turn; returns True for those it took."""
         kwargs.setdefault("_dom_classes", ("nbacp-transcript",))
         super().__init__(**kwargs)
         self.prompt = prompt
@@ -58,6 +62,7 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._owns_log = updates is None
         self._log = UpdateLog() if updates is None else updates
         self._updates = self._log.view(len(self._log))
+        self._session_facts = session_facts
         self.answers: list[tuple[str, str, str]] = []
         self.stop_reason: str | None = None
         self.frames = 0  # how many frames changed the view (for tests and benchmarks)
@@ -221,6 +226,8 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._line(f"unsupported:{kind}", f"Unsupported update: {kind}{reason}{times}")
 
     def _dispatch(self, update: Any) -> None:
+        if self._session_facts is not None and self._session_facts(update):
+            return
         role = _CHUNK_ROLE.get(type(update))
         if role is not None:
             self._chunk(role, update)

@@ -1,0 +1,74 @@
+"""The turn record and the session header as HTML: what a saved notebook, GitHub and nbviewer show.
+
+The agent's markdown goes through ``nbacp.render.markdown`` (raw HTML off, links http/https/
+mailto only, images as links), so the record reads as formatted text and still carries no
+markup of the agent's choosing. Everything else (answers, labels, session facts) is escaped
+text. The container has the ``tex2jax_ignore`` / ``mathjax_ignore`` classes that MathJax 2
+and 3 (JupyterLab, nbviewer, Jupyter Book) skip, and every ``$`` and backslash is written as a
+character reference, so a ``$...$`` or ``\\(...\\)`` in agent text is never typeset as math by
+a renderer that typesets the HTML source text.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Mapping
+
+from nbacp.render.markdown import render_markdown
+
+NO_MATH_CLASSES = "nbacp-record tex2jax_ignore mathjax_ignore"
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+# character references for what math delimiters are made of, outside tags and attribute values
+_TEXT = re.compile(r"(<[^>]*>)|([$\\])")
+
+
+def no_math(markup: str) -> str:
+    """``markup`` with ``$`` and ``\\`` in text written as character references (tags untouched)."""
+    return _TEXT.sub(lambda m: m.group(1) or f"&#{ord(m.group(2))};", markup)
+
+
+def _text(value: str) -> str:
+    return no_math(html.escape(_CONTROL.sub("", value)))
+
+
+def _markdown(value: str) -> str:
+    return no_math(render_markdown(_CONTROL.sub("", value)))
+
+
+def record_html(
+    prompt: str,
+    text: str,
+    answers: Iterable[tuple[str, str, str]],
+    stop_reason: str | None,
+) -> str:
+    """One turn: the prompt ("You"), the agent's text ("Agent"), the answers, the stop reason."""
+    parts = [f'<div class="{NO_MATH_CLASSES}">']
+    parts.append('<div class="nbacp-record-you"><strong>You</strong>')
+    parts.append(_markdown(prompt) if prompt.strip() else "<p><em>(empty prompt)</em></p>")
+    parts.append("</div>")
+    parts.append('<div class="nbacp-record-agent"><strong>Agent</strong>')
+    parts.append(_markdown(text) if text.strip() else "<p><em>(no message text)</em></p>")
+    parts.append("</div>")
+    rows = []
+    for kind, question, answer in answers:
+        label, verdict = ("Permission", "Decision") if kind == "permission" else ("Question", "Answer")
+        rows.append(
+            f"<li><strong>{label}:</strong> {_text(question)}<br><strong>{verdict}:</strong> {_text(answer)}</li>"
+        )
+    if rows:
+        parts.append('<ul class="nbacp-record-answers">' + "".join(rows) + "</ul>")
+    ended = _text(stop_reason) if stop_reason else "not finished"
+    parts.append(f'<p class="nbacp-record-stop"><em>Stop reason: {ended}</em></p>')
+    parts.append("</div>")
+    return "\n".join(parts)
+
+
+def header_html(facts: Mapping[str, str]) -> str:
+    """The session header: one line of facts (title, mode, commands, ...), escaped text."""
+    shown = " · ".join(f"<strong>{_text(name)}:</strong> {_text(value)}" for name, value in facts.items())
+    return f'<div class="{NO_MATH_CLASSES} nbacp-session-header">{shown}</div>'
+
+
+def header_text(facts: Mapping[str, str]) -> str:
+    return _CONTROL.sub("", " · ".join(f"{name}: {value}" for name, value in facts.items()))
