@@ -108,20 +108,25 @@ class SessionHeader:
         return True
 
     def show(self) -> None:
-        """Display the header (once per session) where the first turn runs."""
+        """Display the header (once per session) where the first turn starts; facts fill it in place.
+
+        Always shown at the first turn, even empty: whether an agent's first facts (commands
+        sent right after session/new) arrive before or after the first prompt is a race, and
+        a notebook's outputs must not depend on it (nbval; sanitize.cfg normalises the facts).
+        """
         if not self._shown:
             self._shown = True
             self._handle = _display(self, display_id=True)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        from nbacp.render.record_html import header_html, header_text
+        from nbacp.render.record_html import header_html
 
-        return {"text/html": header_html(self.facts), "text/plain": header_text(self.facts)}
+        return {"text/html": header_html(self.facts), "text/plain": repr(self)}
 
     def __repr__(self) -> str:
         from nbacp.render.record_html import header_text
 
-        return header_text(self.facts)
+        return f"[session] {header_text(self.facts)}".rstrip()
 
 
 def _display(obj: Any, **kwargs: Any) -> Any:
