@@ -104,6 +104,12 @@ _IN_CONCURRENT_DISPATCH: contextvars.ContextVar[bool] = contextvars.ContextVar(
 _COMM_MESSAGES = ("comm_open", "comm_msg", "comm_close")
 
 
+#: A parent message type that jupyter_server lists in ``untracked_message_types`` by default
+#: (and JupyterLab >= 4 reads from the page config): statuses parented to it do not change
+#: the kernel status shown in the status bar.
+_UNTRACKED_PARENT_TYPE = "comm_info_request"
+
+
 def ensure_comm_status() -> bool:
     """Make widget edits keep flowing while a cell awaits; True once installed in this kernel.
 
@@ -113,7 +119,9 @@ def ensure_comm_status() -> bool:
     the "idle" for the previous one arrives, so without it only the FIRST edit of each widget
     reaches the kernel during ``await session.prompt(...)`` (a second click, the typed Other
     text, are stuck in the browser). This publishes busy/idle, parented to the comm message,
-    for exactly those concurrently dispatched messages; normal dispatch is untouched.
+    for exactly those concurrently dispatched messages; normal dispatch is untouched. The
+    parent header's msg_type reads ``comm_info_request`` (an untracked type) so that the
+    front end's status bar keeps showing the awaiting cell's "Busy" (issue 13).
     Idempotent; a no-op outside a kernel or where ipykernel's internals differ.
     """
     if not running_in_kernel():
@@ -147,21 +155,25 @@ def ensure_comm_status() -> bool:
         def handler(stream: Any, idents: Any, msg: Any) -> Any:
             if not _IN_CONCURRENT_DISPATCH.get():
                 return original(stream, idents, msg)
-            publish("busy", "shell", parent=msg)
+            # The widget's front end matches the status by the parent's msg_id; JupyterLab's
+            # kernel status (and jupyter_server's) skips statuses whose parent msg_type is
+            # "untracked", so parented this way the status bar stays "Busy" while the cell awaits.
+            parent = {**msg, "header": {**msg["header"], "msg_type": _UNTRACKED_PARENT_TYPE}}
+            publish("busy", "shell", parent=parent)
             try:
                 result = original(stream, idents, msg)
             except BaseException:
-                publish("idle", "shell", parent=msg)
+                publish("idle", "shell", parent=parent)
                 raise
             if not inspect.isawaitable(result):
-                publish("idle", "shell", parent=msg)
+                publish("idle", "shell", parent=parent)
                 return result
 
             async def finish() -> Any:
                 try:
                     return await result
                 finally:
-                    publish("idle", "shell", parent=msg)
+                    publish("idle", "shell", parent=parent)
 
             return finish()
 

@@ -129,6 +129,8 @@ def test_comm_messages_handled_while_a_cell_awaits_get_busy_idle(kernel: KernelH
         edit = kernel.send_update(text["comm_id"], value=value)
         kernel.wait_for(lambda edit=edit: "idle" in states(edit), 10, f"idle for the edit {value!r}")
         assert states(edit) == ["busy", "idle"]
+        # parented as an untracked type: JupyterLab's status bar keeps the awaiting cell's "Busy"
+        assert {m["parent_header"]["msg_type"] for m in kernel.messages(edit, "status")} == {"comm_info_request"}
         assert not kernel.is_idle(cell)
     kernel.click(kernel.wait_widget("ButtonModel", description="Done")["comm_id"])
     kernel.wait_idle(cell, timeout=15)

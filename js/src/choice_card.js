@@ -75,6 +75,9 @@ function mount(model, el) {
     else if (key === "Home") j = 0;
     else if (key === "End") j = shown.length - 1;
     setActive(shown[j], true);
+    // A single-select is a radio group: arrows check the row they move to (WAI-ARIA radio
+    // pattern); Home/End only move. A multi-select's arrows only move (Space toggles).
+    if (!spec.multi && key.startsWith("Arrow")) write(S.toggled(spec, answer(), shown[j].option.value));
   };
 
   const pick = (row) => write(S.toggled(spec, answer(), row.option.value));

@@ -8,8 +8,25 @@ import { documentKeys, key, makeSpec, mountCard, opts, type } from "./helpers.js
 afterEach(() => document.body.replaceChildren());
 
 describe("keyboard", () => {
-  test("one row is in the tab order; arrows move focus with wrap-around, Home/End jump", () => {
+  test("single-select arrows select the row they move to, as a radio group does; Home/End only move", () => {
     const c = mountCard(makeSpec());
+    const [a, b, g] = c.rows();
+    a.focus();
+    key(a, "ArrowDown");
+    expect(document.activeElement).toBe(b);
+    expect(c.answer()).toEqual({ picked: ["b"], custom: "" });
+    expect(b.getAttribute("aria-checked")).toBe("true");
+    key(b, "ArrowUp");
+    key(a, "ArrowLeft");
+    expect(document.activeElement).toBe(g);
+    expect(c.answer().picked).toEqual(["c"]);
+    key(g, "Home");
+    expect(document.activeElement).toBe(a);
+    expect(c.answer().picked).toEqual(["c"]);
+  });
+
+  test("multi-select: arrows move focus with wrap-around, Home/End jump, nothing is toggled", () => {
+    const c = mountCard(makeSpec({ multi: true }));
     const [a, b, g] = c.rows();
     expect(c.rows().map((r) => r.tabIndex)).toEqual([0, -1, -1]);
     a.focus();
