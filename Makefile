@@ -35,11 +35,11 @@ test-notebooks: $(STAMP)
 
 test: lint test-js test-py test-notebooks bench-quick
 
-bench: $(STAMP)
+bench: $(STAMP) chromium
 	$(BIN)/python -m benchmarks
 
 # Small sizes, no thresholds: fails only if a benchmark crashes (so benchmarks cannot rot unseen).
-bench-quick: $(STAMP)
+bench-quick: $(STAMP) chromium
 	$(BIN)/python -m benchmarks --quick
 
 clean:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from benchmarks import cards, roundtrip, roundtrip_memory, streaming, turn_memory
+from benchmarks import browser, cards, roundtrip, roundtrip_memory, streaming, turn_memory
 
-BENCHMARKS = ("streaming", "roundtrip", "cards", "turn-memory")
+BENCHMARKS = ("streaming", "roundtrip", "cards", "turn-memory", "browser")
 QUICK = {"sizes": [200, 1_000], "budget": 1.0, "questions": [10, 30], "open_cards": 10, "cards": 5,
-         "answered": 50, "chunks": [2_000]}
+         "answered": 50, "chunks": [2_000], "browser_cards": 3, "browser_chunks": 500}
 
 
 def main() -> None:
@@ -28,6 +28,8 @@ def main() -> None:
     parser.add_argument("--cards", type=int, default=50, help="cards: cards built per kind for the per-card figures")
     parser.add_argument("--answered", type=int, default=1_000, help="cards: cards answered in one turn (retained)")
     parser.add_argument("--chunks", type=int, nargs="+", default=[100_000], help="turn-memory: chunks in one turn")
+    parser.add_argument("--browser-cards", type=int, default=20, help="browser: cards shown in one cell")
+    parser.add_argument("--browser-chunks", type=int, default=10_000, help="browser: chunks streamed in one cell")
     parser.add_argument("--quick", action="store_true", help="small sizes: checks that every benchmark runs")
     args = parser.parse_args()
     if args.quick:
@@ -42,6 +44,8 @@ def main() -> None:
         runs.append(lambda: cards.report(args.cards, args.answered))
     if "turn-memory" in args.only:
         runs.append(lambda: turn_memory.report(args.chunks))
+    if "browser" in args.only:
+        runs.append(lambda: browser.report(args.browser_cards, args.browser_chunks))
     for index, run in enumerate(runs):
         if index:
             print()

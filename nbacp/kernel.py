@@ -108,6 +108,7 @@ _COMM_MESSAGES = ("comm_open", "comm_msg", "comm_close")
 #: (and JupyterLab >= 4 reads from the page config): statuses parented to it do not change
 #: the kernel status shown in the status bar.
 _UNTRACKED_PARENT_TYPE = "comm_info_request"
+_SUBSHELL_REQUESTS = frozenset({"create_subshell_request", "delete_subshell_request", "list_subshell_request"})
 
 
 def ensure_comm_status() -> bool:
@@ -179,9 +180,20 @@ def ensure_comm_status() -> bool:
 
         return handler
 
+    def publish_status(status: str, channel: str, parent: Any = None) -> Any:
+        # ipywidgets' manager (jupyterlab-manager >= 5) asks for a subshell for its comms;
+        # the busy/idle of that control request would flip the status bar to "Idle" under
+        # an awaiting cell: parent it as untracked too (the reply still carries the real one).
+        source = parent if parent is not None else kernel.get_parent(channel)
+        header = source.get("header", {}) if isinstance(source, dict) else {}
+        if header.get("msg_type") in _SUBSHELL_REQUESTS:
+            parent = {**source, "header": {**header, "msg_type": _UNTRACKED_PARENT_TYPE}}
+        return publish(status, channel, parent)
+
     for name in _COMM_MESSAGES:
         if name in handlers:
             handlers[name] = with_status(handlers[name])
+    kernel._publish_status = publish_status
     kernel.dispatch_shell = dispatch_shell
     kernel._nbacp_comm_status = True
     return True

@@ -18,6 +18,7 @@ import anywidget
 import ipywidgets as widgets
 
 from nbacp.widgets import shared
+from nbacp.widgets.focus import FOCUS_ESM
 
 NO_TYPESET_CLASSES = ("mathjax_ignore", "tex2jax_ignore")
 """CSS classes that MathJax 2 and 3 skip when typesetting."""
@@ -45,9 +46,10 @@ CARD_CSS = """
 
 
 class CardStyle(anywidget.AnyWidget):
-    """Carries ``CARD_CSS`` into the page (anywidget's ``_css``); renders nothing itself."""
+    """Carries ``CARD_CSS`` into the page (anywidget's ``_css``) and the focus keeper
+    (``nbacp.widgets.focus``); renders nothing itself."""
 
-    _esm = "export default { render() {} };"
+    _esm = FOCUS_ESM
     _css = CARD_CSS
 
 

@@ -188,9 +188,9 @@ def test_multi_select_by_mouse_and_keyboard(lab: JupyterServer, page: Page, tmp_
     expected = {"action": "accept", "content": {"question_0": ["Python", "TypeScript"], "question_0_custom": "Go"}}
     expect_probe(page, "langs-response", expected)
     expect(results(page)).to_contain_text('"question_0": ["Python", "TypeScript"]')
-    form = form_card(page, "Which languages")
-    expect(form.locator(".nbacp-summary")).to_have_text("Accepted: Languages = Python, TypeScript + “Go”")
-    expect(card).to_have_count(0)  # answered: the card's controls are closed, its summary stays
+    summary = page.locator(".nbacp-form .nbacp-summary")  # the card keeps only its summary
+    expect(summary).to_have_text("Accepted: Languages = Python, TypeScript + “Go”")
+    expect(card).to_have_count(0)  # answered: the card's controls are closed
     assert cell_count(page) == cells
 
 
@@ -411,7 +411,8 @@ def test_edits_reach_the_kernel_while_a_cell_awaits(lab: JupyterServer, page: Pa
     awaiting = (
         "response = await langs\nprint(json.dumps(response.model_dump(mode='json', exclude_none=True), sort_keys=True))"
     )
-    open_cards(lab, page, LANGUAGES, awaiting)
+    counter = "runs = globals().get('runs', 0) + 1\nprint('runs', runs)"
+    open_cards(lab, page, LANGUAGES, awaiting, counter)
     card = form_card(page, "Which languages").locator(".nbacp-cc")
     expect(output_area(page, 2)).to_have_text("")
     card.get_by_role("checkbox", name="Python").click()
@@ -419,5 +420,15 @@ def test_edits_reach_the_kernel_while_a_cell_awaits(lab: JupyterServer, page: Pa
     card.get_by_role("textbox", name="Other").fill("Go")
     expected = {"question_0": ["Python", "Rust"], "question_0_custom": "Go"}
     expect(probe(page, "langs-values")).to_have_text(json.dumps(expected, sort_keys=True), timeout=10_000)
+    # the edits' busy/idle do not flip the status bar: the awaiting cell keeps the kernel "Busy"
+    status = page.locator(".jp-StatusBar-TextItem").filter(has_text="ipykernel")
+    expect(status).to_contain_text("Busy")
     form_card(page, "Which languages").get_by_role("button", name="Accept").click()
     expect(output_area(page, 2)).to_have_text(json.dumps({"action": "accept", "content": expected}, sort_keys=True))
+    expect(output_area(page, 3)).to_have_text("runs 1\n")  # run-all's queue went on
+    # the Accept button left with the card's controls: focus went back to the notebook, on the
+    # cell that was active before the click into the card, so Shift+Enter runs it
+    expect(page.locator(".jp-Notebook.jp-mod-commandMode")).to_have_count(1)
+    page.keyboard.press("Shift+Enter")
+    expect(output_area(page, 3)).to_have_text("runs 2\n")
+    expect(status).to_contain_text("Idle")

@@ -1,0 +1,211 @@
+"""The page's side, in a real JupyterLab and Debian's chromium (the browser test tier's set-up).
+
+- **cards**: one cell shows N one-question cards (nbacp) or the same question written by hand
+  with stock ipywidgets; from "run" to all N visible (wall clock, kernel included) and the
+  DOM nodes per card.
+- **streaming**: one cell streams N agent message chunks (bursts of 10, 1 ms apart) into a
+  ``Transcript`` or into the naive notebook idiom, ``display(Markdown(text), display_id=...)``
+  updated on every chunk; a ``PerformanceObserver`` counts the page's main-thread long tasks
+  (> 50 ms) and their total time while the cell runs.
+
+Figures are ratios against the baseline of the same run (see README.md); nothing asserts on
+them. Needs chromium (``make chromium``) like the browser tests.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import textwrap
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+SETUP = textwrap.dedent("""
+    import asyncio
+    import ipywidgets as widgets
+    from IPython.display import Markdown, display
+    from acp import schema
+    import nbacp
+    from nbacp.widgets.transcript import Transcript
+    SCHEMA = {"type": "object", "required": ["choice"], "properties": {"choice": {"type": "string",
+              "title": "Choice", "oneOf": [{"const": f"choice_{i}", "title": t}
+              for i, t in enumerate(["Preview", "Production", "Staging"])]}}}
+
+    def hand_card():
+        buttons = [widgets.Button(description=d) for d in ("Accept", "Decline", "Cancel")]
+        box = widgets.VBox([widgets.Label("Where should this be deployed?"),
+                            widgets.RadioButtons(options=["Preview", "Production", "Staging"]),
+                            widgets.HBox(buttons)])
+        box.add_class("hand-card")
+        return box
+
+    def chunk_text(i):
+        if i % 300 == 299:
+            return "\\n\\n```python\\nfor item in items:\\n    print(item)\\n```\\n\\n"
+        if i % 60 == 59:
+            return "\\n\\n- a point\\n- another **point**\\n\\n"
+        return f"word{i % 10} "
+
+    async def stream(n, add):
+        for i in range(n):
+            add(chunk_text(i))
+            if i % 10 == 9:
+                await asyncio.sleep(0.001)
+""")
+
+CARDS = {
+    "nbacp": "display(widgets.VBox([nbacp.ElicitationForm('Where should this be deployed?', SCHEMA) "
+             "for _ in range({n})]))",
+    "hand-written": "display(widgets.VBox([hand_card() for _ in range({n})]))",
+}
+CARD_SELECTOR = {"nbacp": ".nbacp-card", "hand-written": ".hand-card"}
+
+STREAMS = {
+    "transcript": textwrap.dedent("""
+        view = Transcript(prompt="go")
+        display(view)
+        def add(text):
+            view.add(schema.AgentMessageChunk(session_update="agent_message_chunk",
+                                              content=schema.TextContentBlock(type="text", text=text)))
+        await stream({n}, add)
+        view.finish("end_turn")
+        print("streamed")
+    """),
+    "naive": textwrap.dedent("""
+        handle = display(Markdown(""), display_id=True)
+        parts = []
+        def add(text):
+            parts.append(text)
+            handle.update(Markdown("".join(parts)))
+        await stream({n}, add)
+        print("streamed")
+    """),
+}
+
+LONG_TASKS = """() => {
+  window.__nbacpLong = {count: 0, total: 0};
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      window.__nbacpLong.count += 1;
+      window.__nbacpLong.total += entry.duration;
+    }
+  }).observe({type: "longtask", buffered: false});
+}"""
+
+
+@dataclass
+class CardRun:
+    view: str
+    n: int
+    seconds: float
+    nodes_per_card: float
+
+
+@dataclass
+class StreamRun:
+    view: str
+    n: int
+    seconds: float
+    long_tasks: int
+    long_ms: float
+
+
+def _support() -> Any:
+    sys.path.insert(0, str(ROOT / "tests" / "browser"))
+    import browser_support
+
+    return browser_support
+
+
+def _run_last_cell(page: Any) -> None:
+    page.evaluate("""() => {
+      const notebook = window.jupyterapp.shell.currentWidget.content;
+      notebook.activeCellIndex = notebook.widgets.length - 1;
+      window.jupyterapp.commands.execute('notebook:run-cell');
+    }""")
+
+
+def run(cards: int, chunks: int) -> tuple[list[CardRun], list[StreamRun]]:
+    support = _support()
+    from playwright.sync_api import sync_playwright
+
+    server = support.start_server("lab", Path(tempfile.mkdtemp(prefix="nbacp-bench-")), ROOT / "notebooks")
+    card_runs: list[CardRun] = []
+    stream_runs: list[StreamRun] = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=support.CHROMIUM, headless=True, args=support.CHROMIUM_ARGS)
+            try:
+                for view, cell in CARDS.items():
+                    card_runs.append(_cards(support, server, browser, view, cell.format(n=cards), cards))
+                for view, cell in STREAMS.items():
+                    stream_runs.append(_stream(support, server, browser, view, cell.format(n=chunks), chunks))
+            finally:
+                browser.close()
+    finally:
+        server.stop()
+    return card_runs, stream_runs
+
+
+def _page(support: Any, server: Any, browser: Any, name: str, cells: list[str]) -> tuple[Any, Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    support.open_notebook(page, server, server.write_notebook(name, cells))
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-cell')")  # the set-up cell
+    support.wait_kernel_idle(page, timeout_ms=120_000)
+    return context, page
+
+
+def _cards(support: Any, server: Any, browser: Any, view: str, cell: str, n: int) -> CardRun:
+    context, page = _page(support, server, browser, f"cards-{view}.ipynb", [SETUP, cell])
+    try:
+        selector = CARD_SELECTOR[view]
+        start = time.perf_counter()
+        _run_last_cell(page)
+        page.wait_for_function(
+            "([sel, n]) => [...document.querySelectorAll(sel)].filter((e) => e.offsetHeight > 0).length >= n",
+            arg=[selector, n], timeout=300_000,
+        )
+        seconds = time.perf_counter() - start
+        nodes = page.evaluate("(sel) => [...document.querySelectorAll(sel)].reduce("
+                              "(sum, e) => sum + e.querySelectorAll('*').length + 1, 0)", selector)
+        server.shutdown_kernels()
+        return CardRun(view, n, seconds, nodes / n)
+    finally:
+        context.close()
+
+
+def _stream(support: Any, server: Any, browser: Any, view: str, cell: str, n: int) -> StreamRun:
+    context, page = _page(support, server, browser, f"stream-{view}.ipynb", [SETUP, cell])
+    try:
+        page.evaluate(LONG_TASKS)
+        start = time.perf_counter()
+        _run_last_cell(page)
+        support.output_area(page, 1).get_by_text("streamed").wait_for(timeout=600_000)
+        page.wait_for_timeout(500)  # the last frames
+        seconds = time.perf_counter() - start
+        long = page.evaluate("() => window.__nbacpLong")
+        server.shutdown_kernels()
+        return StreamRun(view, n, seconds, int(long["count"]), float(long["total"]))
+    finally:
+        context.close()
+
+
+def report(cards: int, chunks: int) -> None:
+    card_runs, stream_runs = run(cards, chunks)
+    print(f"browser (JupyterLab + chromium): {cards} one-question cards in one cell")
+    hand = next(r for r in card_runs if r.view == "hand-written")
+    print(f"  {'view':<14} {'visible s':>10} {'DOM nodes/card':>15} {'time x':>7} {'nodes x':>8}")
+    for r in card_runs:
+        print(f"  {r.view:<14} {r.seconds:>10.2f} {r.nodes_per_card:>15.1f} {r.seconds / hand.seconds:>6.2f}x "
+              f"{r.nodes_per_card / hand.nodes_per_card:>7.2f}x")
+    print(f"\nbrowser: {chunks} agent message chunks streamed into one view, main-thread long tasks (> 50 ms)")
+    naive = next(r for r in stream_runs if r.view == "naive")
+    print(f"  {'view':<14} {'wall s':>8} {'long tasks':>11} {'long ms':>9} {'naive/this ms':>14}")
+    for r in stream_runs:
+        ratio = naive.long_ms / r.long_ms if r.long_ms else float("inf")
+        print(f"  {r.view:<14} {r.seconds:>8.2f} {r.long_tasks:>11} {r.long_ms:>9.0f} {ratio:>13.1f}x")
