@@ -108,7 +108,12 @@ _COMM_MESSAGES = ("comm_open", "comm_msg", "comm_close")
 #: (and JupyterLab >= 4 reads from the page config): statuses parented to it do not change
 #: the kernel status shown in the status bar.
 _UNTRACKED_PARENT_TYPE = "comm_info_request"
-_SUBSHELL_REQUESTS = frozenset({"create_subshell_request", "delete_subshell_request", "list_subshell_request"})
+#: Messages whose busy/idle (ipykernel's own, e.g. from the subshell that ipywidgets' manager
+#: creates for its comms) would otherwise flip the status bar to "Idle" under an awaiting cell.
+_UNTRACKED_STATUS_OF = frozenset({
+    "create_subshell_request", "delete_subshell_request", "list_subshell_request",
+    "comm_msg", "comm_open", "comm_close",
+})
 
 
 def ensure_comm_status() -> bool:
@@ -181,12 +186,13 @@ def ensure_comm_status() -> bool:
         return handler
 
     def publish_status(status: str, channel: str, parent: Any = None) -> Any:
-        # ipywidgets' manager (jupyterlab-manager >= 5) asks for a subshell for its comms;
-        # the busy/idle of that control request would flip the status bar to "Idle" under
-        # an awaiting cell: parent it as untracked too (the reply still carries the real one).
+        # ipywidgets' manager (jupyterlab-manager >= 5) asks for a subshell for its comms, and
+        # ipykernel publishes busy/idle for that request and for each comm message the subshell
+        # handles: parented as they are, they would flip the status bar to "Idle" under an
+        # awaiting cell. Parent them as untracked too (the widget's future matches the msg_id).
         source = parent if parent is not None else kernel.get_parent(channel)
         header = source.get("header", {}) if isinstance(source, dict) else {}
-        if header.get("msg_type") in _SUBSHELL_REQUESTS:
+        if header.get("msg_type") in _UNTRACKED_STATUS_OF:
             parent = {**source, "header": {**header, "msg_type": _UNTRACKED_PARENT_TYPE}}
         return publish(status, channel, parent)
 

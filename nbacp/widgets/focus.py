@@ -3,8 +3,8 @@
 When a card is answered its controls close, so the button that answered it leaves the page
 and the browser drops the focus to ``<body>``: JupyterLab's notebook then ignores Shift+Enter
 until the person clicks a cell. This module's ESM (installed once per page) remembers which
-cell was active when the pointer went down inside a card (JupyterLab makes the card's own
-cell active on that click) and, once the answering control is gone while nothing else has
+cell was active when the pointer first went down inside a card (JupyterLab makes the card's
+own cell active on that click) and, once the answering control is gone while nothing else has
 the focus, makes that cell active again and gives the notebook the focus (command mode): the
 next Shift+Enter runs the cell the person was heading to.
 """
@@ -20,7 +20,9 @@ function install() {
     const target = event.target instanceof Element ? event.target : null;
     if (!target || !target.closest(".nbacp-card")) return;
     const notebook = target.closest(".jp-Notebook");
-    before = notebook ? notebook.querySelector(".jp-Cell.jp-mod-active") : null;
+    const active = notebook ? notebook.querySelector(".jp-Cell.jp-mod-active") : null;
+    // the first click into a card made its own cell active: later clicks keep the earlier cell
+    if (active && active !== target.closest(".jp-Cell")) before = active;
   }, true);
   const watch = (origin) => {
     const notebook = origin.closest(".jp-Notebook");
