@@ -207,5 +207,5 @@ def report(cards: int, chunks: int) -> None:
     naive = next(r for r in stream_runs if r.view == "naive")
     print(f"  {'view':<14} {'wall s':>8} {'long tasks':>11} {'long ms':>9} {'naive/this ms':>14}")
     for r in stream_runs:
-        ratio = naive.long_ms / r.long_ms if r.long_ms else float("inf")
-        print(f"  {r.view:<14} {r.seconds:>8.2f} {r.long_tasks:>11} {r.long_ms:>9.0f} {ratio:>13.1f}x")
+        ratio = f"{naive.long_ms / r.long_ms:.1f}x" if r.long_ms else "no long task"
+        print(f"  {r.view:<14} {r.seconds:>8.2f} {r.long_tasks:>11} {r.long_ms:>9.0f} {ratio:>14}")

@@ -88,10 +88,15 @@ FULL_REPORT = [
 
 
 def expect_record(out: Locator, *lines: str) -> None:
-    """The turn's static record (markdown output under the live view) holds every line."""
-    record = out.locator(".jp-RenderedMarkdown").last
+    """The turn's static record (HTML that took the live view's place) holds every line."""
+    record = out.locator(".nbacp-record").last
     for line in lines:
         expect(record).to_contain_text(line, timeout=TURN_TIMEOUT)
+    # one view per turn: the live transcript gave way to the record, labelled You / Agent
+    expect(out.locator(".nbacp-transcript")).to_have_count(0, timeout=TURN_TIMEOUT)
+    expect(out.locator(".nbacp-record")).to_have_count(1)
+    expect(record.locator(".nbacp-record-you strong")).to_have_text("You")
+    expect(record.locator(".nbacp-record-agent strong")).to_have_text("Agent")
 
 
 def drive_quickstart(page: Page, server: JupyterServer, tmp_path: Path) -> None:
@@ -114,9 +119,6 @@ def drive_quickstart(page: Page, server: JupyterServer, tmp_path: Path) -> None:
     with page.expect_popup(timeout=TURN_TIMEOUT) as popup:
         url_card.get_by_role("button", name="Open").click()
     assert popup.value.evaluate("() => window.opener") is None
-    expect(url_card.locator(".nbacp-status")).to_have_text(
-        "The agent reports this step is finished.", timeout=TURN_TIMEOUT
-    )
     expect_record(login, "sign-in: consent given, sign-in completed", "Consented to open 127.0.0.1")
 
     # The cells after the turns show the agent's side: typed values, not strings.
@@ -128,6 +130,16 @@ def drive_quickstart(page: Page, server: JupyterServer, tmp_path: Path) -> None:
 def test_quickstart_answered_in_jupyterlab(lab: JupyterServer, page: Page, tmp_path: Path) -> None:
     page.set_viewport_size({"width": 1100, "height": 1200})
     drive_quickstart(page, lab, tmp_path)
+    # Saved and reopened: every turn reads as its record, no widget is left to be "not found".
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    expect(page.locator(".jp-mod-dirty")).to_have_count(0, timeout=TURN_TIMEOUT)
+    reopened = page.context.new_page()
+    open_notebook(reopened, lab, "notebooks/quickstart.ipynb")
+    for index in (FULL_CELL, QUICK_CELL, LOGIN_CELL):
+        expect(output_area(reopened, index).locator(".nbacp-record")).to_have_count(1, timeout=TURN_TIMEOUT)
+    expect(output_area(reopened, FULL_CELL)).to_contain_text("workers = 8")
+    expect(reopened.get_by_text("model not found")).to_have_count(0)
+    reopened.close()
     # The README's picture: the answered 'full' turn from its prompt, without the file browser.
     page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
     page.locator(".jp-Notebook .jp-Cell").nth(FULL_CELL).evaluate("cell => cell.scrollIntoView({block: 'start'})")
