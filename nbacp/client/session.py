@@ -103,7 +103,8 @@ class Turn:
             error = AgentError(exc.code, str(exc), exc.data)
             reason = "the agent failed the turn"
         except ConnectionError as exc:
-            error = ConnectionLost(f"The connection to the agent was lost during the turn ({exc}).")
+            why = session.connection.disconnect_reason() or str(exc)
+            error = ConnectionLost(f"The connection to the agent was lost during the turn ({why}).")
             stop_reason, reason = "disconnected", "the connection to the agent was lost"
         except asyncio.CancelledError:
             stop_reason, reason = "cancelled", "the connection was closed"
@@ -111,6 +112,8 @@ class Turn:
         except Exception as exc:  # e.g. a reply the SDK could not parse: end the turn cleanly, then raise it
             error = exc
         finally:
+            if session.connection.guard is not None:  # a half emoji still held back becomes U+FFFD
+                await session.connection.guard.end_turn(session.id)
             client.cancel_cards(reason, session.id)  # before detaching, so the record notes them
             client.detach(session.id, self.transcript)
         self.transcript.finish(stop_reason)

@@ -101,6 +101,11 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
     def note_answer(self, kind: str, question: str, answer: str) -> None:
         self.answers.append((kind, question, answer))
 
+    def note(self, text: str) -> None:
+        """The connection's latest log line (a refused request, an SDK error): one line, updated."""
+        self._line("connection-log", describe.clip(f"Connection: {text}"))
+        self._schedule()
+
     def terminal_output(self, terminal_id: str, output: str) -> None:
         """Show a client-side terminal's output in the tool calls that embed it."""
         self._terminals[terminal_id] = output
