@@ -80,14 +80,20 @@ class Budget:
             return None
         if len(options) > self.max_options:
             return f"the request offers {len(options):,} options, over the budget of {self.max_options}"
-        seen: set[str] = set()
-        for option in options:
-            option_id = option.get("optionId") if isinstance(option, dict) else None
-            if isinstance(option_id, str):
-                if option_id in seen:
-                    return f"option id {option_id[:80]!r} is used by more than one option; each option needs its own id"
-                seen.add(option_id)
         return None
+
+
+def duplicate_option_problem(params: dict[str, Any]) -> str | None:
+    """Two permission options with one id would show two buttons that record the same choice."""
+    options = params.get("options")
+    seen: set[str] = set()
+    for option in options if isinstance(options, list) else ():
+        option_id = option.get("optionId") if isinstance(option, dict) else None
+        if isinstance(option_id, str):
+            if option_id in seen:
+                return f"option id {option_id[:80]!r} is used by more than one option; each option needs its own id"
+            seen.add(option_id)
+    return None
 
 
 def _choices(prop: Any) -> int:

@@ -21,7 +21,7 @@ from acp.schema import Implementation
 
 from nbacp import __version__, kernel
 from nbacp.client import guard as guarding
-from nbacp.client import transports
+from nbacp.client import notes, transports
 from nbacp.client.handler import AnswerPolicy, NotebookClient
 from nbacp.client.session import Session, _display
 from nbacp.errors import AgentError, ConnectError
@@ -58,7 +58,7 @@ class Connection:
         return limits.disconnect_reason() if limits is not None else None
 
     @property
-    def log(self) -> guarding.ConnectionLog | None:
+    def log(self) -> notes.ConnectionLog | None:
         """One-line notes of what went wrong on this connection (refused requests, SDK errors)."""
         return self.guard.log if self.guard is not None else None
 
@@ -172,8 +172,8 @@ async def _open(
     kernel.ensure_comm_status()
     client = NotebookClient(answers=answers, agent_name=name)
     stack = contextlib.AsyncExitStack()
-    guard = guarding.Guard(client, guarding.ConnectionLog())
-    routing = guarding.routing(guard.log)  # the SDK's tasks, created below, log to this connection
+    guard = guarding.Guard(client, notes.ConnectionLog())
+    routing = notes.routing(guard.log)  # the SDK's tasks, created below, log to this connection
     try:
         if isinstance(target, str) and target.startswith(("ws://", "wss://")):
             agent, limits = await transports.websocket(client, target, token, headers, stack, max_message_bytes)
@@ -209,7 +209,7 @@ async def _open(
         await stack.aclose()
         raise
     finally:
-        guarding.reset_routing(routing)
+        notes.reset_routing(routing)
     info = getattr(init, "agent_info", None)
     if client.agent_name is None:
         client.agent_name = (info.title or info.name) if info is not None else "agent"

@@ -26,16 +26,16 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-import os
-from collections import deque
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from acp import RequestError
 from acp.schema import AgentMessageChunk, AgentThoughtChunk, TextContentBlock
 from pydantic import ValidationError
 
-from nbacp.client.budget import Budget, clean_and_measure
+from nbacp.client import frames
+from nbacp.client.budget import PERMISSION, Budget, clean_and_measure, duplicate_option_problem
+from nbacp.client.notes import ConnectionLog
 from nbacp.render.safe_text import SurrogateJoiner, comm_safe
 
 if TYPE_CHECKING:
@@ -48,83 +48,13 @@ log = logging.getLogger(__name__)
 
 Router = Callable[[str, Any, bool], Awaitable[Any]]
 _REQUEST_META: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("nbacp_meta", default=None)
-_CURRENT_LOG: contextvars.ContextVar[ConnectionLog | None] = contextvars.ContextVar("nbacp_log", default=None)
 _CHUNKS = {"agent_message_chunk": AgentMessageChunk, "agent_thought_chunk": AgentThoughtChunk}
-_SDK_DIRS = tuple(os.path.dirname(str(m.__file__)) + os.sep for m in (__import__("acp"), __import__("acpremote")))
 MAX_ERRORS_SHOWN = 5
 
 
 def request_meta() -> dict[str, Any] | None:
     """The ``_meta`` object of the request being handled (never spread into parameters)."""
     return _REQUEST_META.get()
-
-
-class ConnectionLog:
-    """What went wrong on one connection, as one-line notes (bounded), shown in the running turn."""
-
-    def __init__(self, limit: int = 200) -> None:
-        self.lines: deque[str] = deque(maxlen=limit)
-        self.listeners: list[Callable[[str], None]] = []
-
-    def note(self, line: str) -> None:
-        line = comm_safe(" ".join(line.split()))
-        if len(line) > 500:
-            line = line[:499] + "…"
-        self.lines.append(line)
-        log.debug("%s", line)
-        for listener in list(self.listeners):
-            try:
-                listener(line)
-            except Exception as exc:  # a view that cannot show the note must not break the connection
-                log.debug("connection log listener failed: %r", exc)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(list(self.lines))
-
-    def __len__(self) -> int:
-        return len(self.lines)
-
-    def __repr__(self) -> str:
-        return f"ConnectionLog({len(self.lines)} lines)"
-
-
-class _SdkRecords(logging.Filter):
-    """On the root logger (and acp's): SDK records made in a guarded connection's tasks become one line."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        target = _CURRENT_LOG.get()
-        if target is None or not (record.pathname.startswith(_SDK_DIRS) or record.name.startswith("acp")):
-            return True
-        text = record.getMessage()
-        if record.exc_info and record.exc_info[1] is not None:
-            exc = record.exc_info[1]
-            text = f"{text}: {type(exc).__name__}: {exc}"
-        target.note(f"agent connection: {text}")
-        return False
-
-
-_FILTER = _SdkRecords()
-
-
-def _install_filter() -> None:
-    for name in ("", "acp", "acpremote"):
-        logger = logging.getLogger(name)
-        if _FILTER not in logger.filters:
-            logger.addFilter(_FILTER)
-
-
-def routing(conn_log: ConnectionLog) -> contextvars.Token[ConnectionLog | None]:
-    """Route SDK log records of tasks created from now on (in this context) to ``conn_log``.
-
-    Call before the SDK connection is built (its tasks copy the context when created) and
-    ``reset_routing`` right after, so the caller's own context is left as it was.
-    """
-    _install_filter()
-    return _CURRENT_LOG.set(conn_log)
-
-
-def reset_routing(token: contextvars.Token[ConnectionLog | None]) -> None:
-    _CURRENT_LOG.reset(token)
 
 
 def validation_problem(exc: ValidationError) -> dict[str, Any]:
@@ -167,6 +97,7 @@ class Guard:
         inner._handler = self._dispatcher(router)
         process = inner._process_message
         inner._process_message = self._frame_checker(inner, process)  # type: ignore[method-assign,assignment]
+        frames.install(agent, self.log)
 
     # -- frames -------------------------------------------------------------------------
     def _frame_checker(self, inner: Any, process: Callable[[dict[str, Any]], None]) -> Callable[[Any], None]:
@@ -216,6 +147,8 @@ class Guard:
             problem = self.budget.check(method, params, shape, request=not is_notification)
             if problem is not None:
                 raise RequestError.invalid_params({"details": f"Over the size budget: {problem}"})
+            if method == PERMISSION and (problem := duplicate_option_problem(params)) is not None:
+                raise RequestError.invalid_params({"details": f"Invalid params: {problem}"})
         token = _REQUEST_META.set(meta if isinstance(meta, dict) else None)
         try:
             return await router(method, params, is_notification)
