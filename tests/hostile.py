@@ -66,7 +66,8 @@ class HostilePeer:
                 future.set_result(message)
             return
         if method == "initialize":
-            await self._result(msg_id, {"protocolVersion": 1, "agentCapabilities": {}, "agentInfo": {"name": "hostile"}})
+            info = {"protocolVersion": 1, "agentCapabilities": {}, "agentInfo": {"name": "hostile"}}
+            await self._result(msg_id, info)
         elif method == "session/new":
             await self._result(msg_id, {"sessionId": SESSION})
         elif method == "session/prompt":
