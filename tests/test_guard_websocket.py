@@ -46,19 +46,23 @@ class AskNameAgent(_RawAgent):
 
 
 async def test_a_two_mib_agent_message_passes_by_default() -> None:
-    async with loopback_server(BigMessageAgent(2 * MIB)) as remote:
-        async with nbacp.connect(remote.url, token=remote.token) as conn:
-            session = await conn.new_session()
-            result = await session.prompt("big")
+    async with (
+        loopback_server(BigMessageAgent(2 * MIB)) as remote,
+        nbacp.connect(remote.url, token=remote.token) as conn,
+    ):
+        session = await conn.new_session()
+        result = await session.prompt("big")
     assert len(result.text) == 2 * MIB
 
 
 async def test_a_message_over_max_message_bytes_names_the_size_and_the_option() -> None:
-    async with loopback_server(BigMessageAgent(2 * MIB)) as remote:
-        async with nbacp.connect(remote.url, token=remote.token, max_message_bytes=MIB) as conn:
-            session = await conn.new_session()
-            with pytest.raises(ConnectionLost) as info:
-                await session.prompt("big")
+    async with (
+        loopback_server(BigMessageAgent(2 * MIB)) as remote,
+        nbacp.connect(remote.url, token=remote.token, max_message_bytes=MIB) as conn,
+    ):
+        session = await conn.new_session()
+        with pytest.raises(ConnectionLost) as info:
+            await session.prompt("big")
     message = str(info.value)
     assert "max_message_bytes=1,048,576" in message and "connect(url, max_message_bytes=...)" in message
 
@@ -75,11 +79,13 @@ async def test_an_answer_over_the_server_limit_is_refused_and_the_card_stays_ope
         card.fill("text", "short")
         outcomes.append(card.accept())
 
-    async with loopback_server(AskNameAgent()) as remote:
-        async with nbacp.connect(remote.url, token=remote.token, answers=answer) as conn:
-            session = await conn.new_session()
-            result = await session.prompt("ask")
-            assert conn.client.max_answer_bytes == MIB  # the server's limit, from its metadata
+    async with (
+        loopback_server(AskNameAgent()) as remote,
+        nbacp.connect(remote.url, token=remote.token, answers=answer) as conn,
+    ):
+        session = await conn.new_session()
+        result = await session.prompt("ask")
+        assert conn.client.max_answer_bytes == MIB  # the server's limit, from its metadata
     assert outcomes == [False, False, True]
     assert result.text == "got 5"
     assert "Not sent" not in cards[0].summary.value
@@ -94,9 +100,11 @@ async def test_refusal_text_names_the_size_and_the_limit() -> None:
         seen.append(card.summary.value)
         card.decline()
 
-    async with loopback_server(AskNameAgent()) as remote:
-        async with nbacp.connect(remote.url, token=remote.token, answers=answer) as conn:
-            session = await conn.new_session()
-            result = await session.prompt("ask")
+    async with (
+        loopback_server(AskNameAgent()) as remote,
+        nbacp.connect(remote.url, token=remote.token, answers=answer) as conn,
+    ):
+        session = await conn.new_session()
+        result = await session.prompt("ask")
     assert result.text == "decline"
     assert seen[0].startswith("Not sent: This answer is 2,097,") and "1,048,576-byte limit" in seen[0]
