@@ -16,7 +16,7 @@ from acp import schema
 
 from nbacp.render.markdown import render_markdown
 from nbacp.render.record import record_markdown
-from nbacp.widgets.text import NO_TYPESET_CLASSES
+from nbacp.widgets.text import NO_TYPESET_CLASSES, card_style
 from nbacp.widgets.transcript import describe
 from nbacp.widgets.transcript.blocks import (
     Block,
@@ -62,6 +62,7 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._last_frame: float | None = None
         # the person's text, through the same sanitizing render all the same
         header = widgets.HTML(value=render_markdown(prompt), _dom_classes=(*NO_TYPESET_CLASSES, "nbacp-prompt"))
+        self._append(CardBlock(card_style()))  # the page CSS (long words wrap)
         self._append(CardBlock(header))
         self.flush()
 
