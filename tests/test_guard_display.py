@@ -11,7 +11,7 @@ from typing import Any
 
 import ipywidgets as widgets
 import pytest
-from acp import PromptResponse, text_block, update_agent_message
+from acp import PromptResponse
 from acp.schema import (
     AgentMessageChunk,
     FileEditToolCallContent,
@@ -73,7 +73,7 @@ def test_permission_card_shows_bidi_controls_and_bounds_deep_input() -> None:
         tool_call_id="t",
         title=f"Edit {RLO}txt.exe",
         content=[FileEditToolCallContent(type="diff", path=f"notes{RLO}txt.exe", old_text="a\n", new_text="b\n")],
-        locations=[ToolCallLocation(path=f"src/\u2066evil\u2069.py", line=3)],
+        locations=[ToolCallLocation(path="src/\u2066evil\u2069.py", line=3)],
         raw_input=deep(3000),
     )
     options = [PermissionOption(option_id="ok", name=f"Allow {RLO}once", kind="allow_once")]
