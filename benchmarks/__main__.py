@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from benchmarks import roundtrip, roundtrip_memory, streaming
+from benchmarks import budgets, roundtrip, roundtrip_memory, streaming
 
-BENCHMARKS = ("streaming", "roundtrip")
+BENCHMARKS = ("streaming", "roundtrip", "budgets")
 
 
 def main() -> None:
@@ -24,6 +24,9 @@ def main() -> None:
         if "streaming" in args.only:
             print()
         run_roundtrip(args.questions, args.open_cards)
+    if "budgets" in args.only:
+        print()
+        budgets.main()
 
 
 def run_streaming(sizes: list[int], budget: float) -> None:
