@@ -133,11 +133,19 @@ def _check(report: dict[str, Any], seen: list[Any]) -> None:
 ATTACKS: list[tuple[Any, str]] = [*INVALID.items(), *META.items(), *((None, f) for f in FRAMES)]
 
 
+# stdio only: a raw lone surrogate reaches the wire as bytes that are not UTF-8 (a websocket text frame cannot)
+NOT_UTF8 = json.dumps({"jsonrpc": "2.0", "id": 140, "method": "session/request_permission",
+                       "params": _permission(toolCall={"toolCallId": "t1", "title": "bad \udcff bytes"})},
+                      ensure_ascii=False)
+
+
 async def test_hostile_requests_over_stdio(tmp_path: Path) -> None:
     script = tmp_path / "attacks.json"
-    script.write_text(json.dumps(ATTACKS))
+    script.write_text(json.dumps([*ATTACKS, (140, NOT_UTF8)]))
     report, seen, log = await _run([sys.executable, str(HOSTILE), str(script)])
     _check(report, seen)
+    assert report["replies"]["140"]["result"]["outcome"] == {"outcome": "selected", "optionId": "no"}
+    assert any(getattr(c, "tool_call", None) and c.tool_call.title == "bad \ufffd\ufffd\ufffd bytes" for c in seen)
     text = "\n".join(log)
     assert "not a JSON object (list)" in text and "not a JSON object (str)" in text
     assert "not JSON" in text

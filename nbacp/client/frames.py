@@ -49,8 +49,8 @@ class SafeFrames:
             line = line.strip()
             if not line:
                 continue
-            try:
-                message: Any = json.loads(line)
+            try:  # bytes that are not UTF-8 (a lone surrogate written raw) become U+FFFD, not a lost request
+                message: Any = json.loads(line.decode("utf-8", "replace"))
             except RecursionError:
                 await self._too_deep(line)
                 continue
