@@ -1,7 +1,8 @@
 """A hostile ACP agent that speaks raw JSON-RPC: malformed requests, odd frames, floods.
 
 Not built on the SDK's agent side on purpose: the SDK would refuse to send most of these.
-Attacks are ``[id or None, raw line]`` pairs (the id says which reply to wait for). The same
+Attacks are ``[id or None, raw line]`` pairs (the id says which reply to wait for; over stdio,
+``"early"`` frames are written at start, before the client's initialize). The same
 peer runs over stdio (``python tests/hostile.py ATTACKS.json``: a real subprocess)
 and over a real websocket (``serve_websocket``: a websockets server on 127.0.0.1 that the
 client reaches through acpremote's client).
@@ -116,7 +117,10 @@ async def run_stdio(attacks: list[tuple[Any, str]]) -> None:
         out.write(text.encode("utf-8", "surrogatepass") + b"\n")
         out.flush()
 
-    peer = HostilePeer(attacks, send)
+    for msg_id, raw in attacks:  # "early" frames: written at start, before anything is read
+        if msg_id == "early":
+            await send(raw)
+    peer = HostilePeer([a for a in attacks if a[0] != "early"], send)
     while line := await reader.readline():
         await peer.handle(line.decode("utf-8", "surrogatepass"))
 

@@ -164,10 +164,11 @@ async def test_hostile_requests_over_websocket() -> None:
     assert any("not a JSON object" in line for line in log)
 
 
+@pytest.mark.parametrize("when", [None, "early"])
 @pytest.mark.parametrize("frame", FRAMES)
-async def test_one_malformed_frame_keeps_the_connection(tmp_path: Path, frame: str) -> None:
+async def test_one_malformed_frame_keeps_the_connection(tmp_path: Path, frame: str, when: str | None) -> None:
     script = tmp_path / "attacks.json"
-    script.write_text(json.dumps([[None, frame]]))
+    script.write_text(json.dumps([[when, frame]]))
     report, _seen, log = await _run([sys.executable, str(HOSTILE), str(script)])
     assert report["followup"]["result"]["outcome"] == {"outcome": "selected", "optionId": "no"}
     assert any("Dropped" in line for line in log), log

@@ -172,7 +172,7 @@ async def _open(
     kernel.ensure_comm_status()
     client = NotebookClient(answers=answers, agent_name=name)
     stack = contextlib.AsyncExitStack()
-    guard = guarding.Guard(client, notes.ConnectionLog())
+    guard = client.guard = guarding.Guard(client, notes.ConnectionLog())
     routing = notes.routing(guard.log)  # the SDK's tasks, created below, log to this connection
     try:
         if isinstance(target, str) and target.startswith(("ws://", "wss://")):
@@ -186,7 +186,7 @@ async def _open(
             raise TypeError(
                 f"connect() takes an ACP agent object, a command or a ws:// URL, not {type(target).__name__}"
             )
-        guard.install(agent)
+        guard.install(agent)  # already done by client.on_connect; kept for transports that bypass it
         try:
             init = await asyncio.wait_for(
                 agent.initialize(

@@ -92,7 +92,11 @@ class Guard:
 
     # -- installing ---------------------------------------------------------------------
     def install(self, agent: ClientSideConnection) -> None:
+        """Wrap the connection's dispatch, frame processing and transport (once per connection)."""
         inner = agent._conn
+        if getattr(inner, "_nbacp_guard", None) is self:
+            return
+        setattr(inner, "_nbacp_guard", self)  # noqa: B010  # a marker on the SDK's object
         router: Router = inner._handler
         inner._handler = self._dispatcher(router)
         process = inner._process_message

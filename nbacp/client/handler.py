@@ -34,6 +34,7 @@ from acp.schema import (
 from nbacp.form import InvalidSchemaError
 
 if TYPE_CHECKING:
+    from nbacp.client.guard import Guard
     from nbacp.widgets.card import Card
 
 log = logging.getLogger(__name__)
@@ -66,6 +67,13 @@ class NotebookClient:
         self._policy_tasks: set[asyncio.Task[Any]] = set()
         self.updates: dict[str, list[Any]] = {}
         self.max_answer_bytes: int | None = None  # the transport's limit for one outgoing message
+        self.guard: Guard | None = None  # installed on the SDK connection as soon as it exists
+
+    def on_connect(self, conn: Any) -> None:
+        """Called by the SDK's ClientSideConnection at the end of its constructor, before any
+        message is read: the guard is in place for the agent's very first frame."""
+        if self.guard is not None:
+            self.guard.install(conn)
 
     # -- capabilities -------------------------------------------------------------------
     @staticmethod
