@@ -171,7 +171,7 @@ def test_codex_sends_the_pick_and_the_note_and_needs_a_pick() -> None:
     assert form.validate({"db_note": "Redis"}) == {
         "db": ["Pick an option: the note is sent with your choice, not instead of it."]
     }
-    assert form.validate({}) == {"db": ["An answer is required: pick an option or type your own."]}
+    assert form.validate({}) == {"db": ["Pick an option."]}
 
 
 # -- the card says which it is ---------------------------------------------------------------
