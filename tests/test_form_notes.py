@@ -222,3 +222,10 @@ async def test_the_agent_receives_what_its_encoding_means(
         await (await conn.new_session(".")).prompt("go")
     (reply,) = agent.replies
     assert reply.action == "accept" and reply.content == content
+
+
+def test_an_uncheckable_pattern_on_a_text_box_is_shown_on_the_card() -> None:
+    schema = claude_schema(CLAUDE_SINGLE_LEGACY)
+    schema["properties"]["question_0_custom"]["pattern"] = "(?x) a"  # Python syntax, not ECMAScript
+    spec = question_spec(Form.from_schema(schema).questions[0])["custom"]
+    assert spec["description"].startswith(CLAUDE_SINGLE_LEGACY) and "could not be checked" in spec["description"]

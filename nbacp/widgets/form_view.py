@@ -116,6 +116,8 @@ def companion_spec(question: Question) -> dict[str, Any]:
         mode, title, placeholder = "add", custom.title or "Other", "Type your own answer"
     if description is None and custom.title not in (None, "Other", title):
         description = custom.title  # the agent's own name for the box, e.g. codex's "Additional answer or note"
+    if custom.pattern_warning:  # the box's pattern cannot be checked: say so where the box is
+        description = f"{description} ⚠ {custom.pattern_warning}" if description else f"⚠ {custom.pattern_warning}"
     return {"name": custom.name, "title": title, "description": description, "placeholder": placeholder, "mode": mode}
 
 
