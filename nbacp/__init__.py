@@ -24,6 +24,7 @@ _EXPORTS: dict[str, str] = {
     "Turn": "nbacp.client",
     "PromptResult": "nbacp.client",
     "connect": "nbacp.client",
+    "kernel_tools": "nbacp.client.tools",
 }
 
 __all__ = [
@@ -40,10 +41,12 @@ __all__ = [
     "UrlConsentCard",
     "__version__",
     "connect",
+    "kernel_tools",
 ]
 
 if TYPE_CHECKING:
     from nbacp.client import Connection, NotebookClient, PromptResult, Session, Turn, connect
+    from nbacp.client.tools import kernel_tools
     from nbacp.form import Form, FormValidationError, InvalidSchemaError
     from nbacp.widgets import ElicitationForm, PermissionCard, UrlConsentCard
 

@@ -25,6 +25,7 @@ from nbacp.render.record import record_text
 
 if TYPE_CHECKING:
     from nbacp.client.connection import Connection
+    from nbacp.client.tools.server import KernelToolServer
     from nbacp.widgets.transcript import Transcript
 
 
@@ -152,6 +153,7 @@ class Session:
         self.cwd = cwd
         self.response = response
         self.turn: Turn | None = None
+        self.tools: KernelToolServer | None = None  # the kernel's MCP server, when started with tools=
 
     @property
     def updates(self) -> list[Any]:
