@@ -120,7 +120,7 @@ def table_text(df: Any, name: str, *, max_rows: int = MAX_ROWS, max_chars: int =
         lines.append(f"# first {shown:,} of {rows:,} rows as CSV (truncated: {rows - shown:,} rows not shown)")
     else:
         lines.append(f"# all {rows:,} rows as CSV")
-    text = "\n".join(lines) + "\n" + csv
+    text = "\n".join(lines) + "\n" + str(csv)
     if len(text) > max_chars:
         cut = text[:max_chars]
         cut = cut[: cut.rfind("\n") + 1] or cut
@@ -176,10 +176,10 @@ def _file(path: Path, embed: bool, embed_limit: int) -> Attachment:
         except (UnicodeDecodeError, OSError):
             text = None
         if text is not None:
-            block = resource_block(embedded_text_resource(uri, text, mime_type=mime or "text/plain"))
-            return Attachment(path.name, "file", size, mime or "text/plain", block)
-    block = resource_link_block(resolved.name, uri, mime_type=mime, size=size)
-    return Attachment(path.name, "link", size, mime or "", block)
+            embedded = resource_block(embedded_text_resource(uri, text, mime_type=mime or "text/plain"))
+            return Attachment(path.name, "file", size, mime or "text/plain", embedded)
+    link = resource_link_block(resolved.name, uri, mime_type=mime, size=size)
+    return Attachment(path.name, "link", size, mime or "", link)
 
 
 # -- the whole prompt ---------------------------------------------------------------------

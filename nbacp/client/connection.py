@@ -60,7 +60,11 @@ class Connection:
         return getattr(self.initialize_response, "agent_capabilities", None)
 
     async def new_session(
-        self, cwd: str | os.PathLike[str] = ".", *, mcp_servers: list[Any] | None = None, tools: KernelTools | None = None
+        self,
+        cwd: str | os.PathLike[str] = ".",
+        *,
+        mcp_servers: list[Any] | None = None,
+        tools: KernelTools | None = None,
     ) -> Session:
         """A new session; ``tools=nbacp.kernel_tools()`` gives the agent this kernel as an MCP server."""
         path = os.path.abspath(os.fspath(cwd))

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from acp.schema import McpCapabilities
 from pydantic_acp import AcpSessionContext, ChoiceElicitationAccepted, ElicitationChoice
 from pydantic_acp.bridges import CapabilityBridge
-
-from acp.schema import McpCapabilities
 
 SERVER_NAME = "notebook"  # the name nbacp gives its kernel tools server
 QUESTION = "Which DataFrame should I look at?"

@@ -70,6 +70,7 @@ def run_code(code: str, namespace: dict[str, Any], *, max_images: int = MAX_IMAG
     try:
         tree = ast.parse(code, FILENAME, "exec")
         last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        assert last is None or isinstance(last, ast.Expr)
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
             exec(compile(tree, FILENAME, "exec"), namespace)  # noqa: S102 - the person allowed exactly this code
             if last is not None:

@@ -72,7 +72,7 @@ class _Uvicorn:
     def __init__(self, app: Any, sock: socket.socket) -> None:
         import uvicorn
 
-        class Server(uvicorn.Server):  # type: ignore[misc]
+        class Server(uvicorn.Server):
             @contextlib.contextmanager
             def capture_signals(self) -> Any:
                 yield

@@ -61,7 +61,9 @@ def describe(
     dtype = getattr(value, "dtype", None)
     if dtype is not None:
         lines.append(f"dtype: {dtype}")
-    short = reprlib.Repr(maxstring=max_chars // 4, maxother=max_chars // 4, maxlist=20, maxdict=20)
+    short = reprlib.Repr()  # keyword arguments only from Python 3.12
+    short.maxstring = short.maxother = max_chars // 4
+    short.maxlist = short.maxdict = 20
     lines.append("value: " + short.repr(value))
     text = "\n".join(lines)
     return text if len(text) <= max_chars else text[:max_chars] + "\n... (truncated)"
