@@ -51,6 +51,19 @@ if TYPE_CHECKING:
     from nbacp.widgets import ElicitationForm, PermissionCard, UrlConsentCard
 
 
+def load_ipython_extension(ipython: Any) -> None:
+    """``%load_ext nbacp``: the ``%%agent`` / ``%agent`` magics (see ``nbacp.magics``)."""
+    from nbacp.magics import load_ipython_extension as load
+
+    load(ipython)
+
+
+def unload_ipython_extension(ipython: Any) -> None:
+    from nbacp.magics import unload_ipython_extension as unload
+
+    unload(ipython)
+
+
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:

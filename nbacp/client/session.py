@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import weakref
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -144,10 +145,24 @@ class Turn:
         return result
 
 
+_last_session: list[weakref.ref[Session]] = []
+
+
+def last_session() -> Session | None:
+    """The session created or prompted most recently (``%%agent`` without a name), if still alive."""
+    session = _last_session[0]() if _last_session else None
+    return session if session is not None and not session.connection.closed else None
+
+
+def _mark_used(session: Session) -> None:
+    _last_session[:] = [weakref.ref(session)]
+
+
 class Session:
     """One ACP session of a connection. ``prompt`` renders into the cell that awaits it."""
 
     def __init__(self, connection: Connection, session_id: str, cwd: str, response: Any = None) -> None:
+        _mark_used(self)
         self.connection = connection
         self.id = session_id
         self.cwd = cwd
@@ -182,6 +197,7 @@ class Session:
         if self.turn is not None and not self.turn.done:
             raise RuntimeError("This session already has a turn running; await it or cancel it first.")
         parts = self.attach(text, *objects, max_rows=max_rows) if objects else []  # raises before sending
+        _mark_used(self)
         line = attachments.summary_line(parts)
         transcript = Transcript(prompt=f"{text}\n\n{line}" if line else text)
         _display(transcript)
