@@ -53,6 +53,13 @@ def _words(text: str) -> list[str]:
     return chunks
 
 
+def _typed_text(part: UserPromptPart) -> str:
+    """What the person typed: the first text of the prompt, not the text of attached resources."""
+    if isinstance(part.content, str):
+        return part.content
+    return next((item for item in part.content if isinstance(item, str)), "")
+
+
 def _last_request(messages: list[ModelMessage]) -> ModelRequest | None:
     last = messages[-1] if messages else None
     return last if isinstance(last, ModelRequest) else None
@@ -68,7 +75,7 @@ async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator
         for chunk in _words(head + str(returned[0].content)):
             yield chunk
         return
-    prompt = " ".join(p.content for p in parts if isinstance(p, UserPromptPart) and isinstance(p.content, str))
+    prompt = " ".join(_typed_text(p) for p in parts if isinstance(p, UserPromptPart))
     scenario = scenario_of(prompt)
     if scenario is None:
         for chunk in _words(help_text()):
