@@ -233,3 +233,13 @@ async def test_demo_explore_without_tools_says_how_to_get_them() -> None:
         session = await conn.new_session()
         result = await session.prompt("explore")
     assert "tools=nbacp.kernel_tools()" in result.text
+
+
+async def test_the_server_leaves_sigint_to_the_kernel() -> None:
+    import signal
+
+    before = signal.getsignal(signal.SIGINT)
+    async with tool_session(namespace()) as session, mcp_client(session) as client:
+        await client.list_tools()
+        assert signal.getsignal(signal.SIGINT) is before  # uvicorn's own handler would end the server
+    assert signal.getsignal(signal.SIGINT) is before
