@@ -167,16 +167,16 @@ def _rewrite(lines: list[str]) -> list[str]:
         return lines
     awaited = kernel.can_await_widgets()
     call = f"await {_CALL}.agent_prompt" if awaited else f"{_CALL}.agent_start"
+    end = "" if awaited else ";"  # start(): no repr of the Turn under its live view (session.turn has it)
     first = lines[0].rstrip("\r\n")
     if first.split(maxsplit=1)[:1] == ["%%agent"]:
         args = first[len("%%agent") :]
         body = "".join(lines[1:])
-        return [f"{call}({args!r}, {body!r})\n"]
+        return [f"{call}({args!r}, {body!r}){end}\n"]
     out = []
     for line in lines:
         if line.split(maxsplit=1)[:1] == ["%agent"] and not line[:1].isspace():
             text = line.rstrip("\r\n")[len("%agent") :].strip()
-            end = "" if awaited else ";"  # start(): no repr of the Turn under its live view
             out.append(f"{call}('', {text!r}){end}\n")
         else:
             out.append(line)

@@ -118,3 +118,11 @@ def test_explore_in_a_real_kernel_reads_and_runs_in_user_ns(kernel: KernelHarnes
     assert "sales: pandas.DataFrame (2, 2)" in out and "answers: nbacp.Script" in out
     assert "region    1\namount    1" in out
     assert "[('sales.isna().sum()', 'allowed')]" in out
+
+
+def test_rewrite_uses_start_where_cells_cannot_await(monkeypatch: pytest.MonkeyPatch) -> None:
+    import nbacp.kernel
+
+    monkeypatch.setattr(nbacp.kernel, "can_await_widgets", lambda: False)
+    assert _rewrite(["%%agent\n", "hi\n"]) == ["__import__('nbacp.magics').magics.agent_start('', 'hi\\n');\n"]
+    assert _rewrite(["%agent hi\n"]) == ["__import__('nbacp.magics').magics.agent_start('', 'hi');\n"]
