@@ -157,6 +157,7 @@ async def test_allow_for_this_session_is_an_explicit_choice_and_then_sticks() ->
         await client.call_tool("run_python", {"code": "n += 1"})
         await client.call_tool("run_python", {"code": "n += 1"})
     assert ns["n"] == 5 and len(cards) == 1
+    assert session.tools.runs == [("n += 1", "allowed"), ("n += 1", "allowed")]
     [card] = cards
     assert [o.option_id for o in card.options] == ["allow_once", "allow_session", "reject"]
     assert [o.kind for o in card.options] == ["allow_once", "allow_always", "reject_once"]
@@ -243,3 +244,20 @@ async def test_the_server_leaves_sigint_to_the_kernel() -> None:
         await client.list_tools()
         assert signal.getsignal(signal.SIGINT) is before  # uvicorn's own handler would end the server
     assert signal.getsignal(signal.SIGINT) is before
+
+
+async def test_runs_allowed_for_the_session_are_still_noted_in_the_turn() -> None:
+    """Two explore turns: the second run_python shows no card, and its turn's record says why it ran."""
+    ns = namespace()
+    answers = Script([
+        {"expect": "form", "pick": {"choice": "sales"}},
+        {"expect": "permission", "choose": "allow_session"},
+        {"expect": "form", "pick": {"choice": "sales"}},
+    ])
+    async with tool_session(ns, answers=answers) as session:
+        first = await session.prompt("explore")
+        second = await session.prompt("explore")
+    assert [a[0] for a in first.answers] == ["question", "permission"]
+    assert second.answers[1] == ("permission", "run_python: sales.isna().sum()",
+                                 "Allowed for this session (chosen earlier)")
+    assert "region    1" in second.text and answers.remaining == 0

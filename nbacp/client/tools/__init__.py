@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["KernelTools", "ToolsUnsupportedError", "kernel_tools"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class KernelTools:
     """What ``new_session(tools=...)`` should serve; each session starts its own server from it."""
 

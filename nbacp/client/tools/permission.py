@@ -44,7 +44,12 @@ class RunPermission:
         self.allowed_for_session = False
 
     async def ask(self, code: str) -> Verdict:
-        if self.allowed_for_session:
+        shown = code if len(code) <= 300 else code[:297] + "..."
+        question = f"run_python: {shown}"
+        if self.allowed_for_session:  # no card, but the turn's view and record still say what ran
+            surface = self.client._surface(self.session_id)
+            if surface is not None:
+                surface.note_answer("permission", question, "Allowed for this session (chosen earlier)")
             return "allowed"
         from nbacp.widgets import PermissionCard
 
@@ -57,8 +62,7 @@ class RunPermission:
         )
         who = f"{self.agent or 'The agent'} (through the kernel tools)"
         card = PermissionCard(call, OPTIONS, agent=who)
-        shown = code if len(code) <= 300 else code[:297] + "..."
-        response: Any = await self.client._ask(self.session_id, card, "permission", f"run_python: {shown}")
+        response: Any = await self.client._ask(self.session_id, card, "permission", question)
         outcome = response.outcome
         if not isinstance(outcome, AllowedOutcome):
             return "cancelled"
