@@ -261,3 +261,20 @@ async def test_runs_allowed_for_the_session_are_still_noted_in_the_turn() -> Non
     assert second.answers[1] == ("permission", "run_python: sales.isna().sum()",
                                  "Allowed for this session (chosen earlier)")
     assert "region    1" in second.text and answers.remaining == 0
+
+
+async def test_demo_explore_polars_frame_and_declined_question() -> None:
+    pl = pytest.importorskip("polars")
+    ns: dict[str, Any] = {"events": pl.DataFrame({"kind": ["a", None, "b"]})}
+    answers = Script([
+        {"expect": "form", "pick": {"choice": "events"}},
+        {"expect": "permission", "choose": "allow_once"},
+        {"expect": "form", "press": "decline"},
+    ])
+    async with tool_session(ns, answers=answers) as session:
+        ran = await session.prompt("explore")
+        declined = await session.prompt("explore")
+    assert "events: polars.DataFrame (3, 1)" in ran.text and "I asked to run: events.null_count()" in ran.text
+    assert "│ 1    │" in ran.text  # polars' own table repr of the one null
+    assert "You declined the question, so I stopped there." in declined.text
+    assert session.tools.runs == [("events.null_count()", "allowed")]
