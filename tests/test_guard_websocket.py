@@ -108,3 +108,13 @@ async def test_refusal_text_names_the_size_and_the_limit() -> None:
         result = await session.prompt("ask")
     assert result.text == "decline"
     assert seen[0].startswith("Not sent: This answer is 2,097,") and "1,048,576-byte limit" in seen[0]
+
+
+async def test_a_prompt_over_the_server_limit_names_the_server_refusal() -> None:
+    async with (
+        loopback_server(BigMessageAgent(10)) as remote,
+        nbacp.connect(remote.url, token=remote.token) as conn,
+    ):
+        session = await conn.new_session()
+        with pytest.raises(ConnectionLost, match="the agent server refused a message from the notebook as too large"):
+            await session.prompt("p" * (2 * MIB))

@@ -107,14 +107,15 @@ class RemoteLimits:
         """Why the websocket closed, when it was a size limit (close code 1009), else None."""
         protocol = getattr(self._ws, "protocol", None)
         sent, received = getattr(protocol, "close_sent", None), getattr(protocol, "close_rcvd", None)
+        server_first = bool(getattr(protocol, "close_rcvd_then_sent", False))  # who closed first
+        if received is not None and received.code == 1009 and server_first:
+            return (
+                f"the agent server refused a message from the notebook as too large ({received.reason}); "
+                "its limit is set on the server (acpremote TransportOptions.max_size)"
+            )
         if sent is not None and sent.code == 1009:
             return (
                 f"the agent sent a message larger than max_message_bytes={self.incoming:,} bytes ({sent.reason}); "
                 "connect(url, max_message_bytes=...) accepts larger ones"
-            )
-        if received is not None and received.code == 1009:
-            return (
-                f"the agent server refused a message from the notebook as too large ({received.reason}); "
-                "its limit is set on the server (acpremote TransportOptions.max_size)"
             )
         return None
