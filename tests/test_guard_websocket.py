@@ -110,11 +110,24 @@ async def test_refusal_text_names_the_size_and_the_limit() -> None:
     assert seen[0].startswith("Not sent: This answer is 2,097,") and "1,048,576-byte limit" in seen[0]
 
 
-async def test_a_prompt_over_the_server_limit_names_the_server_refusal() -> None:
+async def test_a_prompt_over_the_server_limit_is_refused_before_sending() -> None:
     async with (
         loopback_server(BigMessageAgent(10)) as remote,
         nbacp.connect(remote.url, token=remote.token) as conn,
     ):
         session = await conn.new_session()
+        with pytest.raises(ValueError, match=r"This prompt is 2,097,\d+ bytes, over the 1,048,576-byte limit"):
+            await session.prompt("p" * (2 * MIB))
+        result = await session.prompt("small")  # the connection is intact
+    assert result.text == "x" * 10
+
+
+async def test_a_message_the_server_refuses_is_named_as_its_refusal() -> None:
+    async with (
+        loopback_server(BigMessageAgent(10)) as remote,
+        nbacp.connect(remote.url, token=remote.token) as conn,
+    ):
+        session = await conn.new_session()
+        conn.client.max_answer_bytes = None  # as if the server's limit were unknown (no metadata)
         with pytest.raises(ConnectionLost, match="the agent server refused a message from the notebook as too large"):
             await session.prompt("p" * (2 * MIB))

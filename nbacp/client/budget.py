@@ -142,18 +142,39 @@ ENVELOPE_BYTES = 256
 """Room for the JSON-RPC envelope around a result (jsonrpc, id)."""
 
 
+def outgoing_size(value: Any) -> int:
+    """Bytes of ``value`` (pydantic models, lists of them, plain JSON) as the SDK writes it, plus the envelope."""
+    def plain(item: Any) -> Any:
+        dump = getattr(item, "model_dump", None)
+        if dump is not None:
+            return dump(mode="json", by_alias=True, exclude_none=True)
+        return [plain(i) for i in item] if isinstance(item, list) else item
+
+    # json.dumps with ASCII escapes and compact separators, as the SDK's sender does
+    return len(json.dumps(plain(value), separators=(",", ":"))) + ENVELOPE_BYTES
+
+
 def answer_problem(response: Any, limit: int | None) -> str | None:
     """Why ``response`` (a pydantic model) is too large to send in one message, or None."""
-    if limit is None:
+    if limit is None or getattr(response, "model_dump", None) is None:
         return None
-    dump = getattr(response, "model_dump", None)
-    if dump is None:
-        return None
-    # as the SDK writes it: json.dumps with ASCII escapes, compact separators
-    size = len(json.dumps(dump(mode="json", by_alias=True, exclude_none=True), separators=(",", ":"))) + ENVELOPE_BYTES
+    size = outgoing_size(response)
     if size <= limit:
         return None
     return (
         f"This answer is {size:,} bytes, over the {limit:,}-byte limit of one message to this agent; "
         "shorten it and send again (the limit: connect(url, max_message_bytes=...) and the agent server's own)"
+    )
+
+
+def prompt_problem(blocks: list[Any], limit: int | None) -> str | None:
+    """Why a prompt of ``blocks`` is too large to send in one message, or None."""
+    if limit is None:
+        return None
+    size = outgoing_size(blocks)
+    if size <= limit:
+        return None
+    return (
+        f"This prompt is {size:,} bytes, over the {limit:,}-byte limit of one message to this agent "
+        "(connect(url, max_message_bytes=...) and the agent server's own); nothing was sent"
     )

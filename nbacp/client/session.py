@@ -20,6 +20,7 @@ from acp import RequestError, text_block
 from nbacp import kernel
 from nbacp.client import attachments
 from nbacp.client.attachments import Attachment
+from nbacp.client.budget import prompt_problem
 from nbacp.client.namespace import name_of
 from nbacp.errors import AgentError, ConnectionLost
 from nbacp.render.record import record_text
@@ -200,6 +201,9 @@ class Session:
         if self.turn is not None and not self.turn.done:
             raise RuntimeError("This session already has a turn running; await it or cancel it first.")
         parts = self.attach(text, *objects, max_rows=max_rows) if objects else []  # raises before sending
+        limit = self.connection.client.max_answer_bytes
+        if (problem := prompt_problem([p.block for p in parts] or [text_block(text)], limit)) is not None:
+            raise ValueError(problem)  # a websocket would close over it (server limit): refuse before sending
         _mark_used(self)
         line = attachments.summary_line(parts)
         transcript = Transcript(prompt=f"{text}\n\n{line}" if line else text)
