@@ -11,11 +11,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from benchmarks import browser, cards, roundtrip, roundtrip_memory, streaming, turn_memory
+from benchmarks import browser, budgets, cards, patterns, roundtrip, roundtrip_memory, streaming, turn_memory
 
-BENCHMARKS = ("streaming", "roundtrip", "cards", "turn-memory", "browser")
+BENCHMARKS = ("streaming", "roundtrip", "patterns", "budgets", "cards", "turn-memory", "browser")
 QUICK = {"sizes": [200, 1_000], "budget": 1.0, "questions": [10, 30], "open_cards": 10, "cards": 5,
-         "answered": 50, "chunks": [2_000], "browser_cards": 3, "browser_chunks": 500}
+         "answered": 50, "chunks": [2_000], "browser_cards": 3, "browser_chunks": 500,
+         "pattern_fields": [20], "pattern_count": [10]}
 
 
 def main() -> None:
@@ -25,6 +26,8 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=10.0, help="streaming: CPU seconds the naive view may use")
     parser.add_argument("--questions", type=int, nargs="+", default=[200, 1_000], help="roundtrip: questions a turn")
     parser.add_argument("--open-cards", type=int, default=100, help="roundtrip: cards held open for the memory part")
+    parser.add_argument("--pattern-fields", type=int, nargs="+", default=[300], help="patterns: slow fields a form")
+    parser.add_argument("--pattern-count", type=int, nargs="+", default=[150], help="patterns: distinct large patterns")
     parser.add_argument("--cards", type=int, default=50, help="cards: cards built per kind for the per-card figures")
     parser.add_argument("--answered", type=int, default=1_000, help="cards: cards answered in one turn (retained)")
     parser.add_argument("--chunks", type=int, nargs="+", default=[100_000], help="turn-memory: chunks in one turn")
@@ -40,6 +43,10 @@ def main() -> None:
         runs.append(lambda: run_streaming(args.sizes, args.budget))
     if "roundtrip" in args.only:
         runs.append(lambda: run_roundtrip(args.questions, args.open_cards))
+    if "patterns" in args.only:
+        runs.append(lambda: patterns.main(args.pattern_fields, args.pattern_count))
+    if "budgets" in args.only:
+        runs.append(lambda: budgets.main())
     if "cards" in args.only:
         runs.append(lambda: cards.report(args.cards, args.answered))
     if "turn-memory" in args.only:

@@ -47,6 +47,8 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
         self._summary_text = ""
         self._summary: widgets.Label | None = None
         self._on_settle: list[Callable[[widgets.Label], None]] = []
+        # Set by the client: why a response cannot be sent (e.g. over the websocket's size limit), or None.
+        self.response_check: Callable[[T], str | None] | None = None
 
     @property
     def summary(self) -> widgets.Label:
@@ -85,15 +87,28 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
         self._waiters.append(future)
         return (yield from future.__await__())
 
-    def _resolve(self, response: T, summary: str) -> bool:
-        """Deliver ``response`` once; later calls (double clicks, late cancels) are ignored."""
+    def _resolve(self, response: T, summary: str, *, checked: bool = True) -> bool:
+        """Deliver ``response`` once; later calls (double clicks, late cancels) are ignored.
+
+        A response the client cannot send (``response_check``) is refused: the card stays open
+        and says why, so the person can shorten the answer instead of losing the connection.
+        """
         if self._resolved:
+            return False
+        problem = self.response_check(response) if checked and self.response_check is not None else None
+        if problem is not None:  # shown where the summary will be, and the card stays answerable
+            label = self.summary
+            label.value = f"Not sent: {problem}"
+            label.add_class("nbacp-refusal")
+            if label not in self.children:
+                self.children = (*self.children, label)
             return False
         self._resolved = True
         self._response = response
         self._summary_text = summary
         if self._summary is not None:
             self._summary.value = summary
+            self._summary.remove_class("nbacp-refusal")
         waiters, self._waiters = self._waiters, []
         callbacks, self._on_resolve = self._on_resolve, []
         if self._settles_on_resolve():
@@ -116,7 +131,7 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
     # -- closing from outside ---------------------------------------------------------
     def cancel_pending(self, reason: str) -> bool:
         """Close an open card as cancelled because the agent stopped waiting (turn ended, disconnect)."""
-        return self._resolve(self._cancel_response(), f"Cancelled: {reason}")
+        return self._resolve(self._cancel_response(), f"Cancelled: {reason}", checked=False)
 
     def _cancel_response(self) -> T:
         raise NotImplementedError

@@ -17,11 +17,13 @@ from typing import Any
 import anywidget
 import ipywidgets as widgets
 
+from nbacp.render.safe_text import NO_TYPESET_CLASSES, safe_text
 from nbacp.widgets import shared
 from nbacp.widgets.focus import FOCUS_ESM
 
-NO_TYPESET_CLASSES = ("mathjax_ignore", "tex2jax_ignore")
-"""CSS classes that MathJax 2 and 3 skip when typesetting."""
+__all__ = [
+    "NO_TYPESET_CLASSES", "card_style", "no_typeset", "safe_text", "text_block", "text_label", "visible_controls",
+]
 
 
 # ipywidgets' Label is `white-space: nowrap; text-overflow: ellipsis` (a long title or URL
@@ -41,6 +43,18 @@ CARD_CSS = """
 }
 .nbacp-card .nbacp-block textarea {
   font-family: var(--jp-code-font-family, monospace);
+}
+/* the turn's view: a 3,000-character word wraps instead of being clipped */
+.nbacp-transcript .widget-html-content,
+.nbacp-transcript .widget-label {
+  overflow-wrap: anywhere;
+  white-space: normal;
+  height: auto;
+  text-overflow: clip;
+}
+.nbacp-transcript .widget-html-content pre {
+  white-space: pre-wrap;
+  overflow-wrap: anywhere;
 }
 """
 
@@ -69,19 +83,19 @@ def no_typeset(widget: widgets.DOMWidget) -> widgets.DOMWidget:
 
 
 def text_label(value: str, *classes: str, bold: bool = False, **kwargs: Any) -> widgets.Label:
-    """A Label showing ``value`` verbatim: text node, no HTML, no math typesetting, wrapped.
+    """A Label showing ``value`` as text: no HTML, no math typesetting, no bidi tricks, wrapped.
 
     Layout and style are the shared ones unless given (never mutate them afterwards).
     """
     kwargs.setdefault("layout", shared.layout())
     kwargs.setdefault("style", shared.bold_label_style() if bold else shared.label_style())
-    return widgets.Label(value=value, _dom_classes=(*NO_TYPESET_CLASSES, "nbacp-text", *classes), **kwargs)
+    return widgets.Label(value=safe_text(value), _dom_classes=(*NO_TYPESET_CLASSES, "nbacp-text", *classes), **kwargs)
 
 
 def text_block(value: str, *, max_rows: int = 12, **kwargs: Any) -> widgets.Textarea:
     """A read-only text area for long or multi-line agent text (diffs, JSON, URLs)."""
     rows = max(1, min(max_rows, value.count("\n") + 1))
-    area = widgets.Textarea(value=value, disabled=True, rows=rows, **kwargs)
+    area = widgets.Textarea(value=safe_text(value), disabled=True, rows=rows, **kwargs)
     no_typeset(area)
     area.add_class("nbacp-block")
     return area
