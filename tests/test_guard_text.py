@@ -97,5 +97,5 @@ def test_surrogates_in_a_real_kernel(kernel: KernelHarness) -> None:
     assert kernel.stream_text(cell) == f"RESULT {ascii(EXPECTED_TEXT)}\n"
     # every widget state that went onto the comm is valid text; the record was displayed
     records = [m for m in kernel.messages(cell) if m["msg_type"] == "display_data"
-               and "text/markdown" in m["content"]["data"]]
-    assert records and "smile" in records[-1]["content"]["data"]["text/markdown"]
+               and "text/html" in m["content"]["data"]]
+    assert records and "smile" in records[-1]["content"]["data"]["text/html"]

@@ -52,6 +52,8 @@ def _image(self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, e
     token = tokens[idx]
     src = str(token.attrGet("src") or "")
     alt = self.renderInlineAsText(token.children or [], options, env) or "image"
+    if not safe_href(src):  # markdown-it empties a destination it refused: no link at all then
+        return escapeHtml("[image: " + alt + "]")
     return f'<a href="{escapeHtml(src)}"{_LINK_ATTRS}>{escapeHtml("[image: " + alt + "]")}</a>'
 
 
@@ -79,7 +81,16 @@ _MD = _build()
 
 def _scrub(tokens: Sequence[Token]) -> None:
     """Reduce every attribute to the few the renderer is allowed to write."""
+    links: list[bool] = []  # for each open link: whether it is dropped (its destination is not allowed)
     for token in tokens:
+        if token.type == "link_open":
+            # markdown-it keeps a link whose destination it refused (or that was empty, ``[]()``)
+            # with href="": such a link is dropped, its text stays
+            links.append(not safe_href(str(token.attrGet("href") or "")))
+            if links[-1]:
+                token.type, token.tag, token.nesting, token.content, token.attrs = "text", "", 0, "", {}
+        elif token.type == "link_close" and links and links.pop():
+            token.type, token.tag, token.nesting, token.content = "text", "", 0, ""
         if token.type == "fence":
             word = token.info.split(maxsplit=1)[0] if token.info.strip() else ""
             token.info = _INFO_WORD.sub("", word)

@@ -43,7 +43,7 @@ def record_html(
     stop_reason: str | None,
 ) -> str:
     """One turn: the prompt ("You"), the agent's text ("Agent"), the answers, the stop reason."""
-    parts = [f'<div class="{NO_MATH_CLASSES}">']
+    parts = [f'<div class="{NO_MATH_CLASSES}" style="overflow-wrap: anywhere">']  # a 3,000-letter word wraps
     parts.append('<div class="nbacp-record-you"><strong>You</strong>')
     parts.append(_markdown(prompt) if prompt.strip() else "<p><em>(empty prompt)</em></p>")
     parts.append("</div>")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from browser_support import JupyterServer, open_notebook, output_area, run_all_cells, screenshot
+from browser_support import JupyterServer, open_notebook, output_area, screenshot
 from playwright.sync_api import Page, expect
 
 TESTS = Path(__file__).resolve().parent.parent
@@ -21,29 +21,36 @@ CELL = textwrap.dedent(f"""
     from IPython.display import Markdown, display
     from math_agent import MathAgent
     display(Markdown("control: $x^2$"))
-    conn = await nbacp.connect(MathAgent())
+    agent = MathAgent(hold=True)
+    conn = await nbacp.connect(agent)
     session = await conn.new_session('.')
-    result = await session.prompt("What do $1 and $2 cost?")
-    print("DONE", result.stop_reason)
+    turn = session.start("What do $1 and $2 cost?")
 """)
+FINISH = "agent.release.set()\nresult = await turn\nprint('DONE', result.stop_reason)"
+
+
+def run_cell(page: Page, index: int) -> None:
+    page.evaluate(
+        """(index) => {
+          const notebook = window.jupyterapp.shell.currentWidget.content;
+          notebook.activeCellIndex = index;
+          window.jupyterapp.commands.execute('notebook:run-cell');
+        }""",
+        index,
+    )
 
 
 def test_agent_text_is_not_typeset_and_long_words_wrap(lab: JupyterServer, page: Page, tmp_path: Path) -> None:
-    open_notebook(page, lab, lab.write_notebook("math.ipynb", [CELL]))
-    run_all_cells(page)
+    open_notebook(page, lab, lab.write_notebook("math.ipynb", [CELL, FINISH]))
+    run_cell(page, 0)
     out = output_area(page, 0)
-    expect(out).to_contain_text("DONE end_turn", timeout=60_000)
     control = out.locator(".jp-RenderedMarkdown", has_text="control")
-    expect(control.locator("mjx-container")).to_have_count(1, timeout=30_000)  # MathJax runs on this page
-    page.wait_for_timeout(1500)  # give the typesetter the same chance on nbacp's outputs
-    record = out.locator(".nbacp-no-math")
-    expect(record).to_have_count(1)
-    expect(record).to_contain_text("The price is $5 and $6. Your $HOME is set.")
-    expect(record).to_contain_text(r"\color{red}{alarm} and $$x^2$$")
-    expect(record).to_contain_text("What do $1 and $2 cost?")
+    expect(control.locator("mjx-container")).to_have_count(1, timeout=60_000)  # MathJax runs on this page
+    # while the turn runs: the live view
     live = out.locator(".nbacp-transcript:not(.nbacp-inbox)")
-    expect(live).to_contain_text("The price is $5 and $6.")
+    expect(live).to_contain_text("The price is $5 and $6.", timeout=60_000)
     expect(live).to_contain_text("compute $a$ and $b$")
+    page.wait_for_timeout(1500)  # give the typesetter the same chance on nbacp's outputs
     assert out.locator("mjx-container").count() == 1, "only the control may be typeset"
     # the 3,000-character word wraps inside the live view instead of overflowing it
     overflow = live.evaluate("""(el) => {
@@ -55,4 +62,17 @@ def test_agent_text_is_not_typeset_and_long_words_wrap(lab: JupyterServer, page:
     scroll_width, view_width, height = overflow
     assert scroll_width <= view_width + 1, overflow  # not wider than the turn's view (it was 31,897 px)
     assert height > 200, overflow  # 3,000 characters on many lines
+    # the turn ends: the record takes the live view's place, and is not typeset either
+    run_cell(page, 1)
+    expect(output_area(page, 1)).to_contain_text("DONE end_turn", timeout=60_000)
+    record = out.locator(".nbacp-record")
+    expect(record).to_have_count(1, timeout=30_000)
+    expect(live).to_have_count(0)
+    expect(record).to_contain_text("The price is $5 and $6. Your $HOME is set.")
+    expect(record).to_contain_text(r"\color{red}{alarm} and $$x^2$$")
+    expect(record).to_contain_text("What do $1 and $2 cost?")
+    page.wait_for_timeout(1500)
+    assert out.locator("mjx-container").count() == 1, "only the control may be typeset"
+    width = record.evaluate("(el) => [el.scrollWidth, el.clientWidth]")
+    assert width[0] <= width[1] + 1, width  # the long word wraps in the record too
     screenshot(page, tmp_path, "math")
