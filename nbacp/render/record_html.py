@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 
 from nbacp.render.markdown import render_markdown
 
-NO_MATH_CLASSES = "nbacp-record tex2jax_ignore mathjax_ignore"
+NO_MATH_CLASSES = "tex2jax_ignore mathjax_ignore"
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 # character references for what math delimiters are made of, outside tags and attribute values
 _TEXT = re.compile(r"(<[^>]*>)|([$\\])")
@@ -43,7 +43,8 @@ def record_html(
     stop_reason: str | None,
 ) -> str:
     """One turn: the prompt ("You"), the agent's text ("Agent"), the answers, the stop reason."""
-    parts = [f'<div class="{NO_MATH_CLASSES}" style="overflow-wrap: anywhere">']  # a 3,000-letter word wraps
+    # overflow-wrap: a 3,000-letter word wraps instead of widening the output
+    parts = [f'<div class="nbacp-record {NO_MATH_CLASSES}" style="overflow-wrap: anywhere">']
     parts.append('<div class="nbacp-record-you"><strong>You</strong>')
     parts.append(_markdown(prompt) if prompt.strip() else "<p><em>(empty prompt)</em></p>")
     parts.append("</div>")
