@@ -31,12 +31,11 @@ def _compact(value: Any) -> str:
 
 
 def notification_line(method: str, params: Any) -> str:
-    """``_auth/status_update`` with ``{"status": "ok"}`` -> "auth/status_update: status ok"."""
+    """``_auth/status_update`` with ``{"status": "ok", "account": "a"}`` -> "auth/status_update: status ok, account a"."""
     name = method.lstrip("_")
     if isinstance(params, dict):
         shown = {k: v for k, v in params.items() if k not in ("sessionId", "_meta")}
-        status = status_text(shown)
-        body = status or ", ".join(f"{k} {_compact(v)}" for k, v in shown.items())
+        body = ", ".join(f"{k} {_compact(v)}" for k, v in shown.items())
     else:
         body = _compact(params)
     return clip(f"{name}: {body}" if body else name)

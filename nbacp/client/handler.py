@@ -127,6 +127,7 @@ class NotebookClient:
         request_id = requests.current_request_id()
         if request_id is not None:
             self._by_request[request_id] = card
+        explicit = surface
         if surface is None:
             surface = self._surface(session_id)
 
@@ -134,7 +135,7 @@ class NotebookClient:
             self._open_cards.get(key, set()).discard(card)
             if request_id is not None:
                 self._by_request.pop(request_id, None)
-            target = self._surface(session_id) or surface
+            target = explicit or self._surface(session_id) or surface
             if target is not None:
                 target.note_answer(kind, question, card.summary.value)
 
@@ -213,8 +214,9 @@ class NotebookClient:
     async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
         """An extension notification (``_auth/status_update``, ...): one line where the person looks."""
         session_id = params.get("sessionId") if isinstance(params, dict) else None
-        surface = self._surface(session_id if isinstance(session_id, str) else None)
-        if surface is None and len(self._surfaces) == 1:
+        if isinstance(session_id, str) or len(self._surfaces) != 1:
+            surface = self._surface(session_id if isinstance(session_id, str) else None)
+        else:  # no session named and one turn running: that turn is where the person looks
             surface = next(iter(self._surfaces.values()))
         line = extensions.notification_line(method, params)
         self.extension_notes.append(line)

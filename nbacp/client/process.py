@@ -116,6 +116,8 @@ async def show_stderr(connection: Any, surface: Any) -> None:
         return
     if agent.returncode is not None or agent.process.stdout is None or agent.process.stdout.at_eof():
         await agent.stderr_settled(0.5)  # it exited: its last words may still be in the pipe
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(agent.process.wait()), 0.5)  # for the exit code
     if not agent.stderr:
         return
     from nbacp.widgets.stderr_view import stderr_panel

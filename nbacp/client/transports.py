@@ -24,7 +24,7 @@ def memory(client: NotebookClient, agent_obj: Any, stack: contextlib.AsyncExitSt
     from acp._transport import memory_transport_pair  # in-process pair; private in SDK 0.12
 
     client_end, agent_end = memory_transport_pair()
-    agent_side = AgentSideConnection(agent_obj, agent_end)
+    agent_side = AgentSideConnection(agent_obj, agent_end, use_unstable_protocol=True)  # resume, fork, close
     conn = ClientSideConnection(cast(Client, client), client_end, use_unstable_protocol=True)
     stack.push_async_callback(agent_side._conn.close)
     stack.push_async_callback(conn.close)
