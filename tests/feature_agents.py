@@ -6,7 +6,8 @@ sessions it can list / load (replaying history) / resume / fork / close, and rea
 words: ``env NAME`` (says the variable as it sees it), ``stderr N`` (writes N bytes to stderr
 first), ``ext`` (an extension notification), ``status`` (codex-style status in ``_meta``),
 ``two`` (two messages with a tool call between), ``withdraw`` (asks, then ``$/cancel_request``),
-``switch`` (changes its own mode and options), ``fail`` (an error), ``exit`` (the process dies), ``hang`` (until session/cancel).
+``switch`` (changes its own mode and options), ``fail`` (an error), ``exit`` (the process dies),
+``hang`` (until session/cancel).
 
 Run over stdio: ``python tests/feature_agents.py [--auth new|prompt] [--no-models]``.
 """
@@ -176,7 +177,9 @@ class FeatureAgent:
         start = int(cursor or 0)
         page = ids[start : start + 2]  # two per page, so clients must follow the cursor
         next_cursor = str(start + 2) if start + 2 < len(ids) else None
-        infos = [SessionInfo(session_id=sid, cwd=self.sessions[sid].cwd, title=self.sessions[sid].title) for sid in page]
+        infos = [
+            SessionInfo(session_id=sid, cwd=self.sessions[sid].cwd, title=self.sessions[sid].title) for sid in page
+        ]
         return ListSessionsResponse(sessions=infos, next_cursor=next_cursor)
 
     def _known(self, session_id: str) -> _State:

@@ -17,10 +17,10 @@ from typing import Any
 
 import ipywidgets as widgets
 import pytest
-from peers import PermissionAgent
-from comm_support import RecordingComms, recording_comms, walk  # noqa: F401  (fixture)
+from comm_support import RecordingComms, walk
 from feature_agents import FeatureAgent
 from loopback import loopback_server
+from peers import PermissionAgent
 
 import nbacp
 from nbacp.answers import Script
@@ -33,6 +33,12 @@ HANG_GUARD = 60  # seconds: only so that a regression fails instead of hanging t
 
 def command(*args: str) -> list[str]:
     return [sys.executable, str(AGENT), *args]
+
+
+@pytest.fixture
+def comms(monkeypatch: pytest.MonkeyPatch) -> RecordingComms:
+    """Widgets get recording comms, so tests send what the browser would."""
+    return RecordingComms.install(monkeypatch)
 
 
 def texts(root: widgets.Widget) -> list[str]:
@@ -55,7 +61,8 @@ async def test_env_adds_and_overrides_without_losing_the_kernel_environment(monk
     env = {"NBACP_ADDED": "added", "NBACP_OVERRIDDEN": "new"}
     async with nbacp.connect(command(), env=env) as conn:
         session = await conn.new_session()
-        said = [(await session.prompt(f"env {name}")).text for name in ("NBACP_KERNEL_ONLY", "NBACP_ADDED", "NBACP_OVERRIDDEN")]
+        names = ("NBACP_KERNEL_ONLY", "NBACP_ADDED", "NBACP_OVERRIDDEN")
+        said = [(await session.prompt(f"env {name}")).text for name in names]
     assert said == ["NBACP_KERNEL_ONLY=from-the-kernel", "NBACP_ADDED=added", "NBACP_OVERRIDDEN=new"]
 
 
@@ -135,7 +142,7 @@ async def test_failed_authenticate_in_the_retry_names_the_method(monkeypatch: py
             await conn.new_session()
 
 
-def test_auth_card_lists_methods_and_never_asks_for_a_secret(recording_comms: RecordingComms) -> None:
+def test_auth_card_lists_methods_and_never_asks_for_a_secret(comms: RecordingComms) -> None:
     from feature_agents import auth_methods
 
     from nbacp.client.connection import Connection  # noqa: F401  (the client package imports cleanly first)
@@ -151,14 +158,14 @@ def test_auth_card_lists_methods_and_never_asks_for_a_secret(recording_comms: Re
     assert card.buttons["login"].disabled
     with pytest.raises(ValueError, match="terminal"):
         card.choose("login")
-    recording_comms.click(card.buttons["api-key"])  # what the browser sends on a click
+    comms.click(card.buttons["api-key"])  # what the browser sends on a click
     assert card.done and card.response == "api-key"
     assert card.summary.value == "Authenticating with: API key"
 
 
-def test_auth_card_cancel_button(recording_comms: RecordingComms) -> None:
+def test_auth_card_cancel_button(comms: RecordingComms) -> None:
     card = AuthCard([{"id": "a", "name": "A"}])
-    recording_comms.click(card.cancel_button)
+    comms.click(card.cancel_button)
     assert card.done and card.response is None
 
 

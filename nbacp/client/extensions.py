@@ -31,7 +31,7 @@ def _compact(value: Any) -> str:
 
 
 def notification_line(method: str, params: Any) -> str:
-    """``_auth/status_update`` with ``{"status": "ok", "account": "a"}`` -> "auth/status_update: status ok, account a"."""
+    """``_auth/status_update`` + ``{"status": "ok", "account": "a"}`` -> "auth/status_update: status ok, account a"."""
     name = method.lstrip("_")
     if isinstance(params, dict):
         shown = {k: v for k, v in params.items() if k not in ("sessionId", "_meta")}
