@@ -332,7 +332,10 @@ async def test_extension_notification_between_turns_goes_to_the_inbox() -> None:
     async with nbacp.connect(agent) as conn:
         await conn.new_session()
         await agent.conn.ext_notification("codex/rate_limits", {"primary": {"usedPercent": 12}})
-        await asyncio.sleep(0)
+        for _ in range(100):  # the notification crosses the in-memory transport in a task of its own
+            if conn.client.extension_notes:
+                break
+            await asyncio.sleep(0.01)
         assert conn.client.inbox is not None
         conn.client.inbox.flush()  # the view renders in frames; show what is pending now
         assert 'codex/rate_limits: primary {"usedPercent": 12}' in texts(conn.client.inbox)
