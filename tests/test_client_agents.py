@@ -388,6 +388,23 @@ async def test_result_text_separates_agent_messages() -> None:
     assert result.text == "Calling Bash.\n\nMODEL SAW"
 
 
+def test_message_breaks_count_the_newlines_the_agent_already_sent() -> None:
+    from acp import text_block, update_agent_message
+    from acp.schema import ToolCallStart
+
+    from nbacp.widgets.transcript import Transcript
+
+    t = Transcript(prompt="p")
+    for text in ("Let's plan. ", "Questions first."):
+        t.add(update_agent_message(text_block(text)))
+    t.add(ToolCallStart(session_update="tool_call", tool_call_id="c1", title="ask"))
+    t.add(update_agent_message(text_block("\n")))  # the agent makes its own blank line, in two chunks
+    t.add(update_agent_message(text_block("\nHere is what I received")))
+    t.add(ToolCallStart(session_update="tool_call", tool_call_id="c2", title="launch"))
+    t.add(update_agent_message(text_block("Done.")))
+    assert t.text == "Let's plan. Questions first.\n\nHere is what I received\n\nDone."
+
+
 @pytest.mark.parametrize("how", ["failed", "timed out", "started"])
 async def test_close_after_a_failed_or_timed_out_prompt_logs_nothing(
     how: str, caplog: pytest.LogCaptureFixture
