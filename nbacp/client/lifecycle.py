@@ -101,7 +101,8 @@ class SessionLifecycle:
         self, session_id: str, cwd: str | os.PathLike[str] = ".", *, mcp_servers: list[Any] | None = None
     ) -> Session:
         """Load a session; the history the agent replays is shown in this cell as a transcript."""
-        from nbacp.client.session import _display
+        from nbacp.client.session import Record, _display
+        from nbacp.render.record import record_text
         from nbacp.widgets.transcript import Transcript
 
         self._require("load")
@@ -122,6 +123,8 @@ class SessionLifecycle:
         finally:
             self.client.detach(session_id, history)
         history.finish("history loaded")
+        plain = record_text(history.prompt, history.text, history.answers, "loaded")
+        _display(Record(history.record_markdown(), plain))  # the saved notebook keeps the history too
         session = self._adopt(session_id, path, response)
         session.history = history
         return session
