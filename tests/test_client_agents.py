@@ -306,7 +306,7 @@ async def test_failed_turn_shows_the_agents_stderr_collapsed() -> None:
 async def test_agent_exit_shows_stderr_and_exit_code() -> None:
     async with nbacp.connect(command()) as conn:
         session = await conn.new_session()
-        with pytest.raises(ConnectionLost):
+        with pytest.raises(ConnectionLost, match="exited with code 7; its stderr ends with: FATAL: crashing"):
             await session.prompt("exit")
         assert session.turn is not None
         titles = [p.titles[0] for p in walk(session.turn.transcript) if isinstance(p, widgets.Accordion)

@@ -19,7 +19,7 @@ from acp import RequestError, text_block
 from nbacp import kernel
 from nbacp.client import auth
 from nbacp.client.controls import SessionControls
-from nbacp.client.process import show_stderr
+from nbacp.client.process import exit_note, show_stderr
 from nbacp.errors import AgentError, ConnectionLost
 from nbacp.render.record import record_text
 
@@ -129,6 +129,8 @@ class Turn:
             session._turn_ended()
         if error is not None:
             await show_stderr(session.connection, self.transcript)
+            if isinstance(error, ConnectionLost):
+                error = ConnectionLost(f"{error}{exit_note(session.connection)}")
         self.transcript.finish(stop_reason)
         result = PromptResult(
             stop_reason=stop_reason,
