@@ -94,3 +94,22 @@ def test_auth_card_and_toolbar_answered_by_the_front_end_in_a_kernel(kernel: Ker
         print(session.mode, agent.calls)
     """))
     assert out == "default [('mode', 'default')]\n"
+
+
+def test_stop_button_ends_a_wait_for_the_auth_card(kernel: KernelHarness) -> None:
+    cell = kernel.execute(textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(AGENT.parent)!r})
+        import nbacp
+        from feature_agents import FeatureAgent
+        agent = FeatureAgent(require_auth="new")
+        conn = await nbacp.connect(agent)
+        print("connected", flush=True)
+        session = await conn.new_session()
+    """))
+    kernel.wait_widget("ButtonModel", description="Sign in with ChatGPT")
+    kernel.interrupt()
+    kernel.wait_idle(cell, timeout=20)
+    assert (kernel.error(cell) or {}).get("ename") == "KeyboardInterrupt"
+    out = kernel.run("print([c.summary.value for c in conn.client.open_cards()], agent.authenticated, agent.sessions)")
+    assert out == "[] [] {}\n"

@@ -10,10 +10,12 @@ sending a request the agent would answer with "Method not found". ``session/new`
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from acp import RequestError
 
+from nbacp import kernel
 from nbacp.client import auth
 from nbacp.client.settings import SessionSettings
 from nbacp.errors import AgentError, NotSupportedByAgent
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
     from nbacp.client.tools import KernelTools
 
 MAX_LIST_PAGES = 100
+T = TypeVar("T")
 
 
 class SessionLifecycle:
@@ -51,6 +54,18 @@ class SessionLifecycle:
 
     def _follow_update(self, session_id: str, update: Any) -> None:
         self.settings_for(session_id).apply_update(update)
+
+    async def _interruptible(self, call: Awaitable[T]) -> T:
+        """The stop button ends a wait for the auth card here (outside a turn): it closes the card."""
+
+        def close_auth_cards() -> None:
+            from nbacp.widgets.auth_card import AuthCard
+
+            for card in self.client.open_cards():
+                if isinstance(card, AuthCard):
+                    card.cancel_pending("interrupted")
+
+        return await kernel.wait_interruptible(call, close_auth_cards)
 
     # -- capabilities ----------------------------------------------------------------
     def supports(self, method: str) -> bool:
@@ -83,9 +98,11 @@ class SessionLifecycle:
         tool_server = await tools.start(self.client, self.agent_capabilities) if tools is not None else None
         servers = [*(mcp_servers or []), *([tool_server.entry()] if tool_server is not None else [])]
         try:
-            response = await auth.retrying(
-                self,  # type: ignore[arg-type]
-                lambda: self.agent.new_session(cwd=path, mcp_servers=servers),
+            response = await self._interruptible(
+                auth.retrying(
+                    self,  # type: ignore[arg-type]
+                    lambda: self.agent.new_session(cwd=path, mcp_servers=servers),
+                )
             )
         except BaseException:
             if tool_server is not None:
@@ -129,10 +146,12 @@ class SessionLifecycle:
         _display(history)
         self.client.attach(session_id, history)
         try:
-            response = await auth.retrying(
-                self,  # type: ignore[arg-type]
-                lambda: self.agent.load_session(cwd=path, session_id=session_id, mcp_servers=mcp_servers or []),
-                surface=history,
+            response = await self._interruptible(
+                auth.retrying(
+                    self,  # type: ignore[arg-type]
+                    lambda: self.agent.load_session(cwd=path, session_id=session_id, mcp_servers=mcp_servers or []),
+                    surface=history,
+                )
             )
             tracker = getattr(self.agent, "_session_updates", None)  # replayed updates still in flight
             if tracker is not None:
@@ -152,9 +171,11 @@ class SessionLifecycle:
         """Continue a session without replaying its history."""
         self._require("resume")
         path = os.path.abspath(os.fspath(cwd))
-        response = await auth.retrying(
-            self,  # type: ignore[arg-type]
-            lambda: self.agent.resume_session(session_id=session_id, cwd=path, mcp_servers=mcp_servers or []),
+        response = await self._interruptible(
+            auth.retrying(
+                self,  # type: ignore[arg-type]
+                lambda: self.agent.resume_session(session_id=session_id, cwd=path, mcp_servers=mcp_servers or []),
+            )
         )
         return self._adopt(session_id, path, response)
 
@@ -162,9 +183,11 @@ class SessionLifecycle:
         """A new session that starts from a copy of ``session_id``'s history."""
         self._require("fork")
         path = os.path.abspath(os.fspath(cwd))
-        response = await auth.retrying(
-            self,  # type: ignore[arg-type]
-            lambda: self.agent.fork_session(session_id=session_id, cwd=path, mcp_servers=[]),
+        response = await self._interruptible(
+            auth.retrying(
+                self,  # type: ignore[arg-type]
+                lambda: self.agent.fork_session(session_id=session_id, cwd=path, mcp_servers=[]),
+            )
         )
         return self._adopt(response.session_id, path, response)
 
