@@ -98,8 +98,9 @@ class _State:
 
 
 class FeatureAgent:
-    def __init__(self, *, require_auth: str | None = None, models: bool = True) -> None:
+    def __init__(self, *, require_auth: str | None = None, models: bool = True, model_option: bool = False) -> None:
         self.conn: Any = None
+        self.model_option = model_option  # claude's way: the model as a config option of category "model"
         self.require_auth = require_auth  # None, "new" or "prompt"
         self.models = models
         self.authenticated: list[str] = []
@@ -157,7 +158,7 @@ class FeatureAgent:
         result: dict[str, Any] = {
             "sessionId": session_id,
             "modes": state.modes().model_dump(by_alias=True, exclude_none=True),
-            "configOptions": [o.model_dump(by_alias=True, exclude_none=True) for o in state.options()],
+            "configOptions": [o.model_dump(by_alias=True, exclude_none=True) for o in self._options(state)],
         }
         if self.models:
             result["models"] = {
@@ -227,12 +228,27 @@ class FeatureAgent:
             raise RequestError(-32603, "max effort needs a paid plan", None)
         if config_id == "effort":
             state.effort = str(value)
+        elif config_id == "model" and self.model_option:
+            state.model = str(value)
         elif config_id == "fast":
             state.fast = bool(value)
         else:
             raise RequestError.invalid_params({"configId": config_id})
         self.calls.append(("config", (config_id, value)))
-        return SetSessionConfigOptionResponse(config_options=state.options())
+        return SetSessionConfigOptionResponse(config_options=self._options(state))
+
+    def _options(self, state: _State) -> list[Any]:
+        if not self.model_option:
+            return state.options()
+        model = SessionConfigOptionSelect(
+            id="model",
+            name="Model",
+            category="model",
+            type="select",
+            current_value=state.model,
+            options=[SessionConfigSelectOption(value=m, name=m.title()) for m in MODELS],
+        )
+        return [model, *state.options()]
 
     async def set_model(self, session_id: str, model_id: str) -> Any:
         self._known(session_id).model = model_id

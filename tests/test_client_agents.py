@@ -24,6 +24,7 @@ from loopback import loopback_server
 from peers import PermissionAgent
 
 import nbacp
+import nbacp.errors as nbacp_errors
 from nbacp.answers import Script
 from nbacp.errors import AgentError, AuthenticationError, ConnectionLost, NotSupportedByAgent
 from nbacp.widgets.auth_card import AuthCard
@@ -72,6 +73,12 @@ async def test_env_none_drops_a_variable(monkeypatch: pytest.MonkeyPatch) -> Non
     async with nbacp.connect(command(), env={"NBACP_SECRET": None}) as conn:
         result = await (await conn.new_session()).prompt("env NBACP_SECRET")
     assert result.text == "NBACP_SECRET=<unset>"
+
+
+async def test_an_agent_that_dies_at_start_says_why() -> None:
+    script = "import sys; sys.stderr.write('FATAL: ANTHROPIC_API_KEY is not set\\n'); sys.exit(3)"
+    with pytest.raises(nbacp_errors.ConnectError, match="stderr ends with: FATAL: ANTHROPIC_API_KEY is not set"):
+        await nbacp.connect([sys.executable, "-c", script])
 
 
 # ------------------------------------------------------------------ 2. authentication

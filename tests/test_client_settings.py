@@ -144,3 +144,14 @@ async def test_toolbar_is_disabled_during_a_turn() -> None:
         await turn
         assert not toolbar.busy and not any(c.disabled for c in toolbar.controls.values())
     assert ("mode", "default") not in agent.calls
+
+
+async def test_set_model_uses_the_model_config_option_when_there_is_one() -> None:
+    agent = FeatureAgent(model_option=True)
+    async with nbacp.connect(agent) as conn:
+        session = await conn.new_session()
+        await session.set_model("Haiku")
+        assert agent.calls == [("config", ("model", "haiku"))]
+        assert options(session)["model"] == "haiku"
+        assert list(session.toolbar.controls) == ["mode", "model", "effort", "fast"]
+        assert session.toolbar.controls["model"].value == "haiku"  # one Model control: the config option's
