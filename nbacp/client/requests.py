@@ -1,13 +1,17 @@
-"""What the SDK's typed API hides, read from the raw JSON-RPC stream of one connection.
+"""What the SDK's typed API hides, read from the JSON-RPC stream of one connection.
 
-SDK 0.12 gives a client handler no JSON-RPC request id and drops unknown response fields, but
-its connection lets observers see every raw message (``Connection.add_observer``). One tap:
-- remembers the id of each incoming request in a context variable, which the SDK copies into
-  the task it starts for that request, so a card knows the request it answers;
-- turns ``$/cancel_request {requestId}`` (the agent withdrew a request, e.g. codex-acp after its
-  ``autoResolutionMs``) into closing that request's open card as cancelled;
-- keeps the ``models`` field (``{currentModelId, availableModels}``) of session/new, load,
-  resume and fork responses, which the SDK's response models drop.
+SDK 0.12 gives a client handler no JSON-RPC request id, routes no ``$/`` notification, and
+drops unknown response fields. Two thin wrappers on the SDK's JSON-RPC connection fix that:
+- every incoming message passes ``RawTap.incoming`` first, in the receive loop, right before
+  the SDK starts the task that handles it: the request's id goes into a context variable,
+  which that task inherits, so a card knows the request it answers; ``$/cancel_request
+  {requestId}`` (the agent withdrew a request, e.g. codex-acp after its ``autoResolutionMs``)
+  closes that request's open card as cancelled, and ``$/`` notifications stop there
+  (optional by JSON-RPC convention; the SDK would log "Method not found" with a traceback);
+- ``send_request`` keeps the ``models`` field (``{currentModelId, availableModels}``) of
+  session/new, load, resume and fork results, which the SDK's response models drop.
+The SDK's public observer hook would also see these messages, but it deep-copies every
+message in both directions for every observer; these wrappers copy nothing.
 """
 
 from __future__ import annotations
@@ -18,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from acp.client.connection import ClientSideConnection
-    from acp.connection import StreamEvent
 
     from nbacp.client.handler import NotebookClient
 
@@ -34,48 +37,50 @@ def current_request_id() -> Any:
 
 
 class RawTap:
-    """The observer installed on every connection; see the module docstring."""
+    """What ``install`` puts on a connection; see the module docstring."""
 
     def __init__(self, client: NotebookClient) -> None:
         self.client = client
         self.models: dict[str, Any] = {}
-        self._outgoing: dict[Any, tuple[str, Any]] = {}
 
-    def __call__(self, event: StreamEvent) -> None:
-        message = event.message
+    def incoming(self, message: Any) -> bool:
+        """Look at one incoming message; False when it is a ``$/`` notification handled here."""
+        if not isinstance(message, dict):
+            return True
         method = message.get("method")
-        if event.direction.value == "outgoing":
-            if method in SESSION_METHODS and "id" in message:
-                params = message.get("params") or {}
-                self._outgoing[message["id"]] = (method, params.get("sessionId"))
-            return
-        if method is not None:
-            # runs in the receive loop, right before the SDK starts the handler task
-            _REQUEST_ID.set(message.get("id") if "id" in message else None)
-            if method == CANCEL_REQUEST:
-                params = message.get("params") or {}
-                if isinstance(params, dict) and "requestId" in params:
-                    self.client.cancel_request(params["requestId"])
-            return
-        sent = self._outgoing.pop(message.get("id"), None)
-        result = message.get("result")
-        if sent is not None and isinstance(result, dict) and isinstance(result.get("models"), dict):
-            session_id = result.get("sessionId") or sent[1]
+        if method is None:
+            return True
+        _REQUEST_ID.set(message.get("id") if "id" in message else None)
+        if "id" in message or not isinstance(method, str) or not method.startswith("$/"):
+            return True
+        params = message.get("params")
+        if method == CANCEL_REQUEST and isinstance(params, dict) and "requestId" in params:
+            self.client.cancel_request(params["requestId"])
+        return False
+
+    def result(self, method: str, params: Any, result: Any) -> None:
+        if method in SESSION_METHODS and isinstance(result, dict) and isinstance(result.get("models"), dict):
+            session_id = result.get("sessionId") or (params or {}).get("sessionId")
             if isinstance(session_id, str):
                 self.models[session_id] = result["models"]
 
 
 def install(agent: ClientSideConnection, client: NotebookClient) -> RawTap:
-    """Observe ``agent``'s raw stream, and answer ``$/`` protocol notifications without a traceback."""
+    """Wrap ``agent``'s JSON-RPC connection (its receive step and ``send_request``) with a RawTap."""
     tap = RawTap(client)
-    raw = agent._conn  # the SDK's JSON-RPC connection; add_observer is its public hook
-    raw.add_observer(tap)
-    handler = raw._handler
+    raw = agent._conn  # the SDK's JSON-RPC connection
+    process = raw._process_message
+    send_request = raw.send_request
 
-    async def handle(method: str, params: Any, is_notification: bool) -> Any:
-        if is_notification and isinstance(method, str) and method.startswith("$/"):
-            return None  # handled by the tap (cancel) or optional by JSON-RPC convention
-        return await handler(method, params, is_notification)
+    def process_message(message: dict[str, Any]) -> None:
+        if tap.incoming(message):
+            process(message)
 
-    raw._handler = handle
+    async def send(method: str, params: Any = None) -> Any:
+        result = await send_request(method, params)
+        tap.result(method, params, result)
+        return result
+
+    raw._process_message = process_message  # type: ignore[method-assign]
+    raw.send_request = send  # type: ignore[method-assign]
     return tap
