@@ -438,3 +438,37 @@ async def test_close_after_a_failed_or_timed_out_prompt_logs_nothing(
     gc.collect()
     await asyncio.sleep(0)
     assert "never retrieved" not in caplog.text
+
+
+async def test_stop_escalates_to_the_whole_process_group() -> None:
+    """An agent that ignores stdin EOF and SIGTERM is killed, with the helper process it started."""
+    from nbacp.client import process
+
+    code = (
+        "import signal, subprocess, sys, time\n"
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n"
+        "print(child.pid, file=sys.stderr, flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    agent = await process.start([sys.executable, "-c", code], None, None)
+    for _ in range(500):
+        if agent.stderr.lines and agent.stderr.lines[0].isdigit():
+            break
+        await asyncio.sleep(0.01)
+    grandchild = int(agent.stderr.lines[0])
+    await agent.stop(grace=0.3)
+    assert agent.returncode == -9  # SIGTERM was ignored; SIGKILL went to the group
+
+    def alive(pid: int) -> bool:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+        except FileNotFoundError:
+            return False
+        return state != "Z"
+
+    for _ in range(200):
+        if not alive(grandchild):
+            break
+        await asyncio.sleep(0.01)
+    assert not alive(grandchild)

@@ -69,8 +69,8 @@ class AgentProcess:
             try:
                 await asyncio.wait_for(process.wait(), timeout=grace)
             except TimeoutError:
-                for sig in (signal.SIGTERM, signal.SIGKILL):
-                    _signal_group(process.pid, sig)
+                for sig in (signal.SIGTERM, getattr(signal, "SIGKILL", signal.SIGTERM)):
+                    _signal_group(process, sig)
                     try:
                         await asyncio.wait_for(process.wait(), timeout=grace)
                         break
@@ -86,9 +86,12 @@ class AgentProcess:
                     await self._drain
 
 
-def _signal_group(pid: int, sig: signal.Signals) -> None:
+def _signal_group(process: asyncio.subprocess.Process, sig: signal.Signals) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, sig)  # the agent leads its own group (start_new_session)
+        if hasattr(os, "killpg"):
+            os.killpg(process.pid, sig)  # the agent leads its own group (start_new_session)
+        else:  # Windows: no process groups to signal
+            process.terminate()
 
 
 async def start(argv: list[str], env: Mapping[str, str | None] | None, cwd: str | None) -> AgentProcess:
