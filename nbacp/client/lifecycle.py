@@ -198,8 +198,12 @@ class SessionLifecycle:
             await self.agent.close_session(session_id=session_id)
         except RequestError as exc:
             raise AgentError(exc.code, str(exc), exc.data) from None
+        closed = [s for s in self.sessions if s.id == session_id]
         self.sessions = [s for s in self.sessions if s.id != session_id]
         self.client.cancel_cards("the session was closed", session_id)
+        for session in closed:  # its kernel tools (an MCP server) serve nobody now
+            if session.tools is not None:
+                await session.tools.close()
 
     def _adopt(self, session_id: str, cwd: str, response: Any) -> Session:
         from nbacp.client.session import Session, _display
