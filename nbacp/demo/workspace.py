@@ -39,10 +39,10 @@ def prepare(source: Path, target: Path) -> tuple[list[Path], list[Path]]:
         if copy.exists():
             kept.append(copy)
             continue
-        notebook = blank(nbformat.read(original, as_version=4))
+        notebook = blank(nbformat.read(original, as_version=4))  # type: ignore[no-untyped-call]
         try:
             with copy.open("x", encoding="utf-8") as out:  # "x": never replace a file that appeared meanwhile
-                nbformat.write(notebook, out)
+                nbformat.write(notebook, out)  # type: ignore[no-untyped-call]
         except FileExistsError:
             kept.append(copy)
             continue

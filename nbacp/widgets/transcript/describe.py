@@ -9,7 +9,7 @@ from typing import Any
 from acp import schema
 
 LIMIT = 300
-TOOL_GLYPH = {"pending": "○", "in_progress": "◐", "completed": "✓", "failed": "✗"}
+TOOL_GLYPH = {"pending": "○", "in_progress": "◐", "completed": "✓", "failed": "✗", "cancelled": "⊘"}
 PLAN_GLYPH = {"pending": "○", "in_progress": "◐", "completed": "✓"}
 
 
