@@ -85,7 +85,7 @@ class Plan:
     workers: int | None = None
     stopped: tuple[str, Status] | None = None
     launch: str | None = None  # "approved" / "rejected" once the permission was asked
-    answered: set[str] = field(default_factory=set)  # questions accepted, even with nothing picked
+    answered: list[str] = field(default_factory=list)  # questions accepted, even with nothing picked
 
     @property
     def complete(self) -> bool:

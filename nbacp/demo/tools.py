@@ -110,7 +110,7 @@ async def plan_pipeline_run(deps: AcpSessionContext, scenario: str) -> Plan:
     if not isinstance(answers, QuestionsAccepted):
         plan.stopped = (step, _status(answers))
         return plan
-    plan.answered.update(q.id for q in questions)
+    plan.answered += [q.id for q in questions]
     if "datasets" in answers.answers:
         plan.datasets = list(answers.answers["datasets"].values)
         plan.datasets_custom = answers.answers["datasets"].custom

@@ -143,6 +143,11 @@ class ToolCallBlock(Block):
                 value = "cancelled"
             if value is not None:
                 self.state[field] = value
+        if update.content is not None:
+            self.content = list(update.content)
+            self._content_dirty = True
+        if update.locations is not None:
+            self.locations = list(update.locations)
 
     def cancel(self) -> bool:
         """ACP: on session/cancel the client marks the turn's unfinished tool calls cancelled."""
@@ -150,11 +155,6 @@ class ToolCallBlock(Block):
             return False
         self.state["status"] = "cancelled"
         return True
-        if update.content is not None:
-            self.content = list(update.content)
-            self._content_dirty = True
-        if update.locations is not None:
-            self.locations = list(update.locations)
 
     def terminal_ids(self) -> set[str]:
         return {c.terminal_id for c in self.content if isinstance(c, schema.TerminalToolCallContent)}
