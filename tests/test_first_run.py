@@ -130,6 +130,12 @@ def get(url: str, method: str = "GET", body: Any = None) -> tuple[int, bytes]:
         return error.code, error.read()
 
 
+def _terminal_signals() -> None:
+    """Ctrl-C reaches make and jupyter as in a terminal, even if this run ignores SIGINT
+    (a background job of a non-interactive shell does)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Demo:
     """``make demo`` running in its own process group, its output collected as it comes."""
 
@@ -140,7 +146,7 @@ class Demo:
         try:
             self.process = subprocess.Popen(
                 make(clone, "demo", DEMO_PORT=str(port)), stdin=terminal, stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT, env=env, start_new_session=True,
+                stderr=subprocess.STDOUT, env=env, start_new_session=True, preexec_fn=_terminal_signals,
             )
         finally:
             os.close(terminal)
