@@ -23,6 +23,7 @@ from nbacp import __version__, kernel
 from nbacp.client import transports
 from nbacp.client.handler import AnswerPolicy, NotebookClient
 from nbacp.client.session import Session, _display
+from nbacp.client.tools import KernelTools
 from nbacp.errors import AgentError, ConnectError
 
 log = logging.getLogger(__name__)
@@ -58,13 +59,29 @@ class Connection:
     def agent_capabilities(self) -> Any:
         return getattr(self.initialize_response, "agent_capabilities", None)
 
-    async def new_session(self, cwd: str | os.PathLike[str] = ".", *, mcp_servers: list[Any] | None = None) -> Session:
+    async def new_session(
+        self,
+        cwd: str | os.PathLike[str] = ".",
+        *,
+        mcp_servers: list[Any] | None = None,
+        tools: KernelTools | None = None,
+    ) -> Session:
+        """A new session; ``tools=nbacp.kernel_tools()`` gives the agent this kernel as an MCP server."""
         path = os.path.abspath(os.fspath(cwd))
+        tool_server = await tools.start(self.client, self.agent_capabilities) if tools is not None else None
+        servers = [*(mcp_servers or []), *([tool_server.entry()] if tool_server is not None else [])]
         try:
-            response = await self.agent.new_session(cwd=path, mcp_servers=mcp_servers or [])
-        except RequestError as exc:
-            raise AgentError(exc.code, str(exc), exc.data) from None
+            response = await self.agent.new_session(cwd=path, mcp_servers=servers)
+        except BaseException as exc:
+            if tool_server is not None:
+                await tool_server.close()
+            if isinstance(exc, RequestError):
+                raise AgentError(exc.code, str(exc), exc.data) from None
+            raise
         session = Session(self, response.session_id, path, response)
+        if tool_server is not None:
+            tool_server.bind(session.id)
+            session.tools = tool_server
         self.sessions.append(session)
         return session
 
@@ -80,6 +97,9 @@ class Connection:
         except Exception as exc:  # the peer is already gone (reset, websocket closed): nothing left to release
             log.debug("transport already closed: %r", exc)
         finally:
+            for session in self.sessions:
+                if session.tools is not None:
+                    await session.tools.close()
             turns = [s.turn._task for s in self.sessions if s.turn is not None and not s.turn.done]
             for task in turns:
                 task.cancel()

@@ -18,15 +18,18 @@ SCENARIOS: dict[str, str] = {
     "quick": "one multi-select question with an Other box",
     "single": "one single-select question with an Other box",
     "login": "a sign-in page to open (consent first); the agent finishes once the page was visited",
+    "explore": "look at your DataFrames through the kernel tools (session started with tools=nbacp.kernel_tools())",
 }
 PLAN_TOOL = "plan_pipeline_run"
 LOGIN_TOOL = "sign_in"
+EXPLORE_TOOL = "explore_notebook"
 
 # Each introduction ends its paragraph, so whatever follows it (the report, or the adapter's
 # "User stopped the run." when the person cancels) starts a paragraph of its own.
 INTRO = ["Let's plan ", "tonight's data ", "pipeline run. ", "I have a few ", "questions first.", "\n\n"]
 ONE_QUESTION_INTRO = ["Let's plan ", "tonight's data ", "pipeline run. ", "I have a ", "question first.", "\n\n"]
 LOGIN_INTRO = ["The warehouse ", "needs you to ", "sign in first.", "\n\n"]
+EXPLORE_INTRO = ["Let me look ", "at the variables ", "in your notebook.", "\n\n"]
 REPORT_HEAD = "Here is what I received:\n"
 
 
@@ -53,6 +56,13 @@ def _words(text: str) -> list[str]:
     return chunks
 
 
+def _typed_text(part: UserPromptPart) -> str:
+    """What the person typed: the first text of the prompt, not the text of attached resources."""
+    if isinstance(part.content, str):
+        return part.content
+    return next((item for item in part.content if isinstance(item, str)), "")
+
+
 def _last_request(messages: list[ModelMessage]) -> ModelRequest | None:
     last = messages[-1] if messages else None
     return last if isinstance(last, ModelRequest) else None
@@ -64,20 +74,23 @@ async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator
     parts = request.parts if request is not None else []
     returned = [p for p in parts if isinstance(p, ToolReturnPart)]
     if returned:
-        head = "" if returned[0].tool_name == LOGIN_TOOL else REPORT_HEAD
+        head = "" if returned[0].tool_name in (LOGIN_TOOL, EXPLORE_TOOL) else REPORT_HEAD
         for chunk in _words(head + str(returned[0].content)):
             yield chunk
         return
-    prompt = " ".join(p.content for p in parts if isinstance(p, UserPromptPart) and isinstance(p.content, str))
+    prompt = " ".join(_typed_text(p) for p in parts if isinstance(p, UserPromptPart))
     scenario = scenario_of(prompt)
     if scenario is None:
         for chunk in _words(help_text()):
             yield chunk
         return
-    intro = {"login": LOGIN_INTRO, "full": INTRO}.get(scenario, ONE_QUESTION_INTRO)  # quick, single: one question
+    intro, tool, args = {
+        "login": (LOGIN_INTRO, LOGIN_TOOL, {}),
+        "explore": (EXPLORE_INTRO, EXPLORE_TOOL, {}),
+        "full": (INTRO, PLAN_TOOL, {"scenario": "full"}),
+    }.get(scenario, (ONE_QUESTION_INTRO, PLAN_TOOL, {"scenario": scenario}))  # quick, single: one question
     for chunk in intro:
         yield chunk
-    tool, args = (LOGIN_TOOL, {}) if scenario == "login" else (PLAN_TOOL, {"scenario": scenario})
     yield {0: DeltaToolCall(name=tool, json_args=json.dumps(args), tool_call_id=f"{tool}-{len(messages)}")}
 
 
