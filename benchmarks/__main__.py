@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from benchmarks import patterns, roundtrip, roundtrip_memory, streaming
+from benchmarks import budgets, patterns, roundtrip, roundtrip_memory, streaming
 
-BENCHMARKS = ("streaming", "roundtrip", "patterns")
+BENCHMARKS = ("streaming", "roundtrip", "patterns", "budgets")
 
 
 def main() -> None:
@@ -29,6 +29,9 @@ def main() -> None:
     if "patterns" in args.only:
         print()
         patterns.main(args.pattern_fields, args.pattern_count)
+    if "budgets" in args.only:
+        print()
+        budgets.main()
 
 
 def run_streaming(sizes: list[int], budget: float) -> None:

@@ -20,6 +20,7 @@ from acp import RequestError, text_block
 from nbacp import kernel
 from nbacp.client import attachments
 from nbacp.client.attachments import Attachment
+from nbacp.client.budget import prompt_problem
 from nbacp.client.namespace import name_of
 from nbacp.errors import AgentError, ConnectionLost
 from nbacp.render.record import record_text
@@ -118,7 +119,8 @@ class Turn:
             error = AgentError(exc.code, str(exc), exc.data)
             reason = "the agent failed the turn"
         except ConnectionError as exc:
-            error = ConnectionLost(f"The connection to the agent was lost during the turn ({exc}).")
+            why = session.connection.disconnect_reason() or str(exc)
+            error = ConnectionLost(f"The connection to the agent was lost during the turn ({why}).")
             stop_reason, reason = "disconnected", "the connection to the agent was lost"
         except asyncio.CancelledError:
             stop_reason, reason = "cancelled", "the connection was closed"
@@ -126,6 +128,8 @@ class Turn:
         except Exception as exc:  # e.g. a reply the SDK could not parse: end the turn cleanly, then raise it
             error = exc
         finally:
+            if session.connection.guard is not None:  # a half emoji still held back becomes U+FFFD
+                await session.connection.guard.end_turn(session.id)
             client.cancel_cards(reason, session.id)  # before detaching, so the record notes them
             client.detach(session.id, self.transcript)
         self.transcript.finish(stop_reason)
@@ -197,6 +201,9 @@ class Session:
         if self.turn is not None and not self.turn.done:
             raise RuntimeError("This session already has a turn running; await it or cancel it first.")
         parts = self.attach(text, *objects, max_rows=max_rows) if objects else []  # raises before sending
+        limit = self.connection.client.max_answer_bytes
+        if (problem := prompt_problem([p.block for p in parts] or [text_block(text)], limit)) is not None:
+            raise ValueError(problem)  # a websocket would close over it (server limit): refuse before sending
         _mark_used(self)
         line = attachments.summary_line(parts)
         transcript = Transcript(prompt=f"{text}\n\n{line}" if line else text)

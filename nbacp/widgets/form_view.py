@@ -20,7 +20,7 @@ from nbacp.form import ChoiceField, Form, FormValidationError, Question, WireVal
 from nbacp.widgets.card import Card
 from nbacp.widgets.choice_card import ChoiceCard
 from nbacp.widgets.controls import ErrorList, FieldControl, field_control
-from nbacp.widgets.text import card_style, text_label, visible_controls
+from nbacp.widgets.text import card_style, safe_text, text_label, visible_controls
 
 ElicitationResponse = AcceptElicitationResponse | DeclineElicitationResponse | CancelElicitationResponse
 
@@ -79,6 +79,11 @@ class QuestionControl:
             self.card.errors = messages
 
 
+def _shown(text: Any) -> Any:
+    """Text the card shows (never values it sends back): safe Unicode, bidi controls visible."""
+    return safe_text(text) if isinstance(text, str) else text
+
+
 def question_spec(question: Question, *, lone: bool = False) -> dict[str, Any]:
     """The card's ``spec`` trait: plain JSON, only text for the front end to show.
 
@@ -88,13 +93,13 @@ def question_spec(question: Question, *, lone: bool = False) -> dict[str, Any]:
     choice, custom = question.choice, question.custom
     return {
         "name": choice.name,
-        "title": choice.title if lone else choice.label,
-        "description": choice.description,
+        "title": _shown(choice.title if lone else choice.label),
+        "description": _shown(choice.description),
         "required": question.required,
         "multi": choice.multi,
         "options": [
-            {"value": o.value, "label": o.label, "description": o.description, "preview": o.preview,
-             "recommended": o.recommended}
+            {"value": o.value, "label": _shown(o.label), "description": _shown(o.description),
+             "preview": _shown(o.preview), "recommended": o.recommended}
             for o in choice.options
         ],
         "custom": None if custom is None else companion_spec(question),
@@ -118,7 +123,8 @@ def companion_spec(question: Question) -> dict[str, Any]:
         description = custom.title  # the agent's own name for the box, e.g. codex's "Additional answer or note"
     if custom.pattern_warning:  # the box's pattern cannot be checked: say so where the box is
         description = f"{description} ⚠ {custom.pattern_warning}" if description else f"⚠ {custom.pattern_warning}"
-    return {"name": custom.name, "title": title, "description": description, "placeholder": placeholder, "mode": mode}
+    return {"name": custom.name, "title": _shown(title), "description": _shown(description), "placeholder": placeholder,
+            "mode": mode}
 
 
 Control = FieldControl | QuestionControl
