@@ -10,6 +10,7 @@ Script entries (JSON-friendly, matched to cards in the order the cards appear)::
     {"pick": {"question_0": ["Alpha", "Beta"]}, "fill": {"question_0_custom": "gamma"}, "press": "accept"}
     {"choose": "allow_once"}            # a permission card: option kind, else id, else label
     {"press": "open"}                   # a URL card: open / decline / cancel
+    {"press": "open", "visit": true}    # ... and fetch the page, as the person's browser would
     {"authenticate": "api-key"}         # an authentication card: method id or name ("cancel" to refuse)
     {"expect": "form", ...}             # optional: fail loudly if the card is of another kind
     {"skip": true}                      # leave this card for a person
@@ -19,6 +20,9 @@ from __future__ import annotations
 
 import json
 import os
+import sys
+import threading
+import urllib.request
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -93,6 +97,25 @@ def apply_entry(card: Any, entry: Mapping[str, Any], *, index: int = 0) -> None:
         raise ScriptError(f"Answer script entry {index}: 'press' must be one of {allowed} for a {kind} card.")
     # "open" is the button's word; the card's method is consent(), since Widget.open() is ipywidgets' own
     getattr(card, "consent" if press == "open" else str(press))()
+    if press == "open" and entry.get("visit"):
+        visit(str(card.url))
+
+
+def visit(url: str) -> threading.Thread:
+    """Fetch ``url`` on a thread, as a person's browser does after Open (the page may be served
+    by an agent on this very event loop, so the fetch must not block it). No proxy is used."""
+
+    def fetch() -> None:
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        try:
+            with opener.open(url, timeout=30) as response:
+                response.read()
+        except OSError as exc:
+            print(f"nbacp.answers: visiting {url} failed: {exc}", file=sys.stderr)
+
+    thread = threading.Thread(target=fetch, name="nbacp-answers-visit", daemon=True)
+    thread.start()
+    return thread
 
 
 PERMISSION_KINDS = ("allow_once", "allow_always", "reject_once", "reject_always")

@@ -260,6 +260,8 @@ class Session(SessionControls):
     async def cancel(self) -> None:
         """Cancel the running turn: close its open cards, then tell the agent (session/cancel)."""
         self.connection.client.cancel_cards("cancelled from the notebook", self.id)
+        if self.turn is not None and not self.turn.done:
+            self.turn.transcript.cancel_tools()
         if not self.connection.closed:
             with contextlib.suppress(ConnectionError):
                 await self.connection.agent.cancel(session_id=self.id)

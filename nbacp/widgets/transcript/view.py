@@ -58,6 +58,7 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._layout_dirty = False
         self._current: MessageBlock | None = None
         self._tools: dict[str, ToolCallBlock] = {}
+        self._cancelling = False
         self._plans: dict[str, PlanBlock] = {}
         self._lines: dict[str, LineBlock] = {}
         self._unsupported: dict[str, int] = {}
@@ -122,6 +123,14 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._terminals[terminal_id] = output
         for block in self._tools.values():
             if terminal_id in block.terminal_ids():
+                self._mark(block)
+        self._schedule()
+
+    def cancel_tools(self) -> None:
+        """The person cancelled the turn: its unfinished tool calls show as cancelled, not failed."""
+        self._cancelling = True
+        for block in self._tools.values():
+            if block.cancel():
                 self._mark(block)
         self._schedule()
 
@@ -211,7 +220,7 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
             if block is None:
                 block = self._tools[update.tool_call_id] = ToolCallBlock(update.tool_call_id, self._terminals)
                 self._append(block)
-            block.merge(update)
+            block.merge(update, cancelling=self._cancelling)
             self._mark(block)
         elif isinstance(update, schema.AgentPlanUpdate):
             self._plan("").set_entries(update.entries)
