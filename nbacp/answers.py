@@ -10,6 +10,7 @@ Script entries (JSON-friendly, matched to cards in the order the cards appear)::
     {"pick": {"question_0": ["Alpha", "Beta"]}, "fill": {"question_0_custom": "gamma"}, "press": "accept"}
     {"choose": "allow_once"}            # a permission card: option id or label
     {"press": "open"}                   # a URL card: open / decline / cancel
+    {"authenticate": "api-key"}         # an authentication card: method id or name ("cancel" to refuse)
     {"expect": "form", ...}             # optional: fail loudly if the card is of another kind
     {"skip": true}                      # leave this card for a person
 """
@@ -28,7 +29,8 @@ ENV_VAR = "NBACP_ANSWERS"
 def card_kind(card: Any) -> str:
     """ "form", "url" or "permission", from the card's class (no import of the widget layer needed)."""
     name = type(card).__name__
-    return {"ElicitationForm": "form", "UrlConsentCard": "url", "PermissionCard": "permission"}.get(name, name)
+    kinds = {"ElicitationForm": "form", "UrlConsentCard": "url", "PermissionCard": "permission", "AuthCard": "auth"}
+    return kinds.get(name, name)
 
 
 class ScriptError(ValueError):
@@ -67,6 +69,12 @@ def apply_entry(card: Any, entry: Mapping[str, Any], *, index: int = 0) -> None:
         raise ScriptError(f"Answer script entry {index} expects a {expected} card, but a {kind} card was shown.")
     if entry.get("skip"):
         return
+    if kind == "auth":
+        if "authenticate" not in entry:
+            raise ScriptError(f"Answer script entry {index} is for an authentication card and needs 'authenticate'.")
+        method = str(entry["authenticate"])
+        card.cancel() if method == "cancel" else card.choose(method)
+        return
     if kind == "permission":
         if "choose" not in entry:
             raise ScriptError(f"Answer script entry {index} is for a permission card and needs 'choose'.")
@@ -89,6 +97,8 @@ def decline(card: Any) -> None:
     kind = card_kind(card)
     if kind in ("form", "url"):
         card.decline()
+    elif kind == "auth":  # no to signing in: the request fails with the agent's own message
+        card.cancel()
     elif kind == "permission":
         reject = _reject_option(card)
         if reject is not None:
@@ -97,7 +107,7 @@ def decline(card: Any) -> None:
 
 def cancel(card: Any) -> None:
     """Dismiss every form and URL card. Permission cards have no dismiss: they wait for a person."""
-    if card_kind(card) in ("form", "url"):
+    if card_kind(card) in ("form", "url", "auth"):
         card.cancel()
 
 

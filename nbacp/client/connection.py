@@ -11,8 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
 from acp import PROTOCOL_VERSION, RequestError
@@ -20,9 +19,13 @@ from acp.client.connection import ClientSideConnection
 from acp.schema import Implementation
 
 from nbacp import __version__, kernel
-from nbacp.client import transports
+from nbacp.client import auth, requests, transports
 from nbacp.client.handler import AnswerPolicy, NotebookClient
+from nbacp.client.lifecycle import SessionLifecycle
+from nbacp.client.process import AgentProcess
+from nbacp.client.requests import RawTap
 from nbacp.client.session import Session, _display
+from nbacp.client.settings import SessionSettings
 from nbacp.errors import AgentError, ConnectError
 
 log = logging.getLogger(__name__)
@@ -30,7 +33,7 @@ CLIENT_INFO = Implementation(name="nbacp", title="nbacp (Jupyter notebook)", ver
 Target = Any  # an acp.Agent object, a command (str or list of str), or a ws:// / wss:// URL
 
 
-class Connection:
+class Connection(SessionLifecycle):
     """A live connection to one agent. ``async with`` closes it; so does ``await conn.close()``."""
 
     def __init__(
@@ -41,6 +44,8 @@ class Connection:
         initialize: Any,
         *,
         kind: str,
+        process: AgentProcess | None = None,
+        tap: RawTap | None = None,
     ) -> None:
         self.client = client
         self.agent = agent
@@ -48,7 +53,11 @@ class Connection:
         self.initialize_response = initialize
         self.sessions: list[Session] = []
         self.closed = False
+        self.process = process
+        self.tap = tap
+        self._settings: dict[str, SessionSettings] = {}
         self._stack = stack
+        client.on_update = self._follow_update
 
     @property
     def agent_info(self) -> Implementation | None:
@@ -58,15 +67,23 @@ class Connection:
     def agent_capabilities(self) -> Any:
         return getattr(self.initialize_response, "agent_capabilities", None)
 
-    async def new_session(self, cwd: str | os.PathLike[str] = ".", *, mcp_servers: list[Any] | None = None) -> Session:
-        path = os.path.abspath(os.fspath(cwd))
-        try:
-            response = await self.agent.new_session(cwd=path, mcp_servers=mcp_servers or [])
-        except RequestError as exc:
-            raise AgentError(exc.code, str(exc), exc.data) from None
-        session = Session(self, response.session_id, path, response)
-        self.sessions.append(session)
-        return session
+    @property
+    def auth_methods(self) -> list[Any]:
+        """The authentication methods the agent listed in ``initialize`` (id, name, description, type)."""
+        return list(getattr(self.initialize_response, "auth_methods", None) or [])
+
+    async def authenticate(self, method_id: str) -> Any:
+        """Authenticate with one of ``auth_methods``; errors name the method and the agent's message."""
+        return await auth.authenticate(self, method_id)
+
+    @property
+    def stderr(self) -> str:
+        """The last ~200 lines the agent wrote to stderr (command agents; "" for the others)."""
+        return str(self.process.stderr) if self.process is not None else ""
+
+    @property
+    def stderr_lines(self) -> list[str]:
+        return self.process.stderr.lines if self.process is not None else []
 
     async def close(self) -> None:
         """Cancel every open card, end running turns, and release the transport."""
@@ -123,7 +140,7 @@ def connect(
     answers: AnswerPolicy | None = None,
     token: str | None = None,
     headers: dict[str, str] | None = None,
-    env: dict[str, str] | None = None,
+    env: Mapping[str, str | None] | None = None,
     cwd: str | None = None,
     name: str | None = None,
 ) -> _Connecting:
@@ -133,6 +150,11 @@ def connect(
     or ``"python -m my_agent"``, run as a subprocess over stdio), or an acpremote URL
     (``"ws://127.0.0.1:8765/acp/ws"``; ``token`` is its bearer token). ``answers`` is a
     headless policy (see ``nbacp.answers``); None waits for a person.
+
+    A command agent inherits the kernel's environment (``os.environ``); ``env`` adds or
+    overrides variables, and a value of None removes one (``env={"OPENAI_API_KEY": None}``).
+    It runs in its own process group, so the kernel's stop button never signals it, and its
+    stderr is kept (last ~200 lines) as ``conn.stderr``.
     """
     kwargs = dict(answers=answers, token=token, headers=headers, env=env, cwd=cwd, name=name)
     return _Connecting(target, kwargs)
@@ -144,24 +166,26 @@ async def _open(
     answers: AnswerPolicy | None,
     token: str | None,
     headers: dict[str, str] | None,
-    env: dict[str, str] | None,
+    env: Mapping[str, str | None] | None,
     cwd: str | None,
     name: str | None,
 ) -> Connection:
     kernel.ensure_comm_status()
     client = NotebookClient(answers=answers, agent_name=name)
     stack = contextlib.AsyncExitStack()
+    process: AgentProcess | None = None
     try:
         if isinstance(target, str) and target.startswith(("ws://", "wss://")):
             agent, kind = await transports.websocket(client, target, token, headers, stack), "remote"
         elif isinstance(target, str | Sequence) and not isinstance(target, bytes):
-            agent, kind = await transports.stdio(client, target, env, cwd, stack), "subprocess"
+            (agent, process), kind = await transports.stdio(client, target, env, cwd, stack), "subprocess"
         elif hasattr(target, "prompt") and hasattr(target, "initialize"):
             agent, kind = transports.memory(client, target, stack), "in-process"
         else:
             raise TypeError(
                 f"connect() takes an ACP agent object, a command or a ws:// URL, not {type(target).__name__}"
             )
+        tap = requests.install(agent, client)
         try:
             init = await agent.initialize(
                 protocol_version=PROTOCOL_VERSION,
@@ -171,14 +195,18 @@ async def _open(
         except RequestError as exc:
             raise AgentError(exc.code, str(exc), exc.data) from None
         except ConnectionError as exc:
-            raise ConnectError(f"The agent closed the connection during initialize ({exc}).") from None
+            said = ""
+            if process is not None:
+                await process.stderr_settled()
+                said = f" Its stderr ends with: {process.stderr.lines[-1]}" if process.stderr else ""
+            raise ConnectError(f"The agent closed the connection during initialize ({exc}).{said}") from None
     except BaseException:
         await stack.aclose()
         raise
     info = getattr(init, "agent_info", None)
     if client.agent_name is None:
         client.agent_name = (info.title or info.name) if info is not None else "agent"
-    conn = Connection(client, agent, stack, init, kind=kind)
+    conn = Connection(client, agent, stack, init, kind=kind, process=process, tap=tap)
     _show_inbox(client)
     return conn
 

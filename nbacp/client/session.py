@@ -17,6 +17,9 @@ from typing import TYPE_CHECKING, Any
 from acp import RequestError, text_block
 
 from nbacp import kernel
+from nbacp.client import auth
+from nbacp.client.controls import SessionControls
+from nbacp.client.process import show_stderr
 from nbacp.errors import AgentError, ConnectionLost
 from nbacp.render.record import record_text
 
@@ -78,6 +81,8 @@ class Turn:
         # but nbval ignores update_display_data; an awaited prompt() displays the record itself.
         self._record_handle = _display(Record(""), display_id=True) if placeholder else None
         self._task = asyncio.ensure_future(self._run())
+        # a turn nobody awaits (start() and then close()) must not log "Task exception was never retrieved"
+        self._task.add_done_callback(_retrieve)
 
     @property
     def done(self) -> bool:
@@ -95,12 +100,20 @@ class Turn:
         client.attach(session.id, self.transcript)
         error: BaseException | None = None
         stop_reason, reason = "error", "the turn failed"
+        session._turn_started()
         try:
-            response = await session.connection.agent.prompt(session_id=session.id, prompt=[text_block(self.text)])
+            response = await auth.retrying(
+                session.connection,
+                lambda: session.connection.agent.prompt(session_id=session.id, prompt=[text_block(self.text)]),
+                surface=self.transcript,
+            )
             stop_reason = str(response.stop_reason)
             reason = "the agent ended the turn"
         except RequestError as exc:
             error = AgentError(exc.code, str(exc), exc.data)
+            reason = "the agent failed the turn"
+        except AgentError as exc:  # the agent's refusal, or a failed authentication
+            error = exc
             reason = "the agent failed the turn"
         except ConnectionError as exc:
             error = ConnectionLost(f"The connection to the agent was lost during the turn ({exc}).")
@@ -113,6 +126,9 @@ class Turn:
         finally:
             client.cancel_cards(reason, session.id)  # before detaching, so the record notes them
             client.detach(session.id, self.transcript)
+            session._turn_ended()
+        if error is not None:
+            await show_stderr(session.connection, self.transcript)
         self.transcript.finish(stop_reason)
         result = PromptResult(
             stop_reason=stop_reason,
@@ -130,8 +146,16 @@ class Turn:
         return result
 
 
-class Session:
-    """One ACP session of a connection. ``prompt`` renders into the cell that awaits it."""
+def _retrieve(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
+
+
+class Session(SessionControls):
+    """One ACP session of a connection. ``prompt`` renders into the cell that awaits it.
+
+    Modes, config options, models and ``close()`` come from ``SessionControls``.
+    """
 
     def __init__(self, connection: Connection, session_id: str, cwd: str, response: Any = None) -> None:
         self.connection = connection
@@ -139,6 +163,8 @@ class Session:
         self.cwd = cwd
         self.response = response
         self.turn: Turn | None = None
+        self.settings = connection.settings_for(session_id)
+        self.history: Transcript | None = None  # the replayed transcript of a loaded session
 
     @property
     def updates(self) -> list[Any]:

@@ -101,6 +101,12 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
     def note_answer(self, kind: str, question: str, answer: str) -> None:
         self.answers.append((kind, question, answer))
 
+    def note_line(self, key: str, text: str) -> None:
+        """Show one plain line (an extension notification, an agent status); the same key replaces it."""
+        self._close_message()
+        self._line(key, describe.clip(text, 300))
+        self._schedule()
+
     def terminal_output(self, terminal_id: str, output: str) -> None:
         """Show a client-side terminal's output in the tool calls that embed it."""
         self._terminals[terminal_id] = output
@@ -221,13 +227,15 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
             self._close_message()
             self._append(LineBlock(describe.content_block(content), f"nbacp-{role}-content"))
             return
-        if role == "agent":
-            self._text.append(content.text)
         current = self._current
         if current is None or current.role != role or current.message_id != chunk.message_id:
+            if role == "agent" and self._text:  # separate agent messages stay separate paragraphs in .text
+                self._text.append(_paragraph_break(self._text[-1]))
             self._close_message()
             current = self._current = MessageBlock(role, chunk.message_id, self.seal_at)
             self._append(current)
+        if role == "agent":
+            self._text.append(content.text)
         current.append(content.text)
         self._mark(current)
 
@@ -257,3 +265,7 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._blocks.remove(block)
         self._dirty.pop(id(block), None)
         self._layout_dirty = True
+
+
+def _paragraph_break(previous: str) -> str:
+    return "" if previous.endswith("\n\n") else "\n" if previous.endswith("\n") else "\n\n"
