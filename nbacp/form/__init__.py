@@ -4,6 +4,7 @@ Nothing here imports ipywidgets or talks protocol, so it runs (and is tested) an
 """
 
 from nbacp.form.checks import PATTERN_TIMEOUT
+from nbacp.form.patterns import PATTERN_BUDGET
 from nbacp.form.errors import FormValidationError, InvalidSchemaError
 from nbacp.form.fields import (
     BooleanField,
@@ -19,6 +20,7 @@ from nbacp.form.fields import (
 from nbacp.form.model import Form, WireValue
 
 __all__ = [
+    "PATTERN_BUDGET",
     "PATTERN_TIMEOUT",
     "BooleanField",
     "ChoiceField",
