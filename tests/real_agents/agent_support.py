@@ -21,13 +21,13 @@ FOREIGN = ("ANTHROPIC_", "CLAUDE_", "OPENAI_", "CODEX_", "GEMINI_", "GOOGLE_")
 HANG = 120.0  # seconds: a guard against a hung agent, never a speed assertion
 
 
-def agent_env(home: Path, extra: Mapping[str, str]) -> dict[str, str]:
-    """The test process's environment with a private HOME and no real credentials, plus ``extra``.
+def agent_env(home: Path, extra: Mapping[str, str]) -> dict[str, str | None]:
+    """What a test adds to the kernel's environment (which a command agent inherits): a private HOME,
+    fake keys and base URLs in ``extra``, and None (= removed) for the machine's own agent credentials.
 
-    Passed whole as ``env=`` (connect() gives a command agent only what ``env`` holds).
     ``IS_SANDBOX``: claude refuses to start sessions as root unless it is "1" or empty.
     """
-    env = {k: v for k, v in os.environ.items() if not k.startswith(FOREIGN)}
+    env: dict[str, str | None] = {k: None for k in os.environ if k.startswith(FOREIGN)}
     env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), IS_SANDBOX="1", NO_COLOR="1")
     env.update(extra)
     return env
