@@ -114,6 +114,9 @@ class FakeModel:
                 return
 
             def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+                if self.headers.get("Upgrade", "").lower() == "websocket":  # codex tries websockets first
+                    self.send_error(404, "no websocket transport here")
+                    return
                 fake._handle(self, {})
 
             def do_POST(self) -> None:  # noqa: N802
@@ -127,7 +130,11 @@ class FakeModel:
                     body = {"_raw": raw.decode("utf-8", "replace")}
                 fake._handle(self, body)
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        class Server(ThreadingHTTPServer):
+            def handle_error(self, request: Any, client_address: Any) -> None:
+                return  # an agent hanging up mid-stream (a cancelled turn) is not the test's failure
+
+        self._server = Server(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
         threading.Thread(target=self._server.serve_forever, name=f"{type(self).__name__}", daemon=True).start()
         self._timer = threading.Timer(LIFETIME, self.stop)
