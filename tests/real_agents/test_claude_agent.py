@@ -69,7 +69,8 @@ async def test_multi_select_with_other(agents_bin: Path, tmp_path: Path) -> None
 async def test_single_select_with_note(agents_bin: Path, tmp_path: Path) -> None:
     entry = {"pick": {"question_0": "SQLite"}, "fill": {"question_0_custom": "ClickHouse"}}
     fake, _result, _ = await run_claude(agents_bin, tmp_path, DATABASE, Script([entry]))
-    assert fake.result_for(DATABASE.id) == 'The user answered: "Which database?"="SQLite" notes: ClickHouse' + READ_CAREFULLY
+    seen = fake.result_for(DATABASE.id)
+    assert seen == 'The user answered: "Which database?"="SQLite" notes: ClickHouse' + READ_CAREFULLY
 
 
 async def test_single_select_other_text_only(agents_bin: Path, tmp_path: Path) -> None:

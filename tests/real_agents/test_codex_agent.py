@@ -105,7 +105,8 @@ async def test_authentication_card_then_session(agents_bin: Path, tmp_path: Path
 async def test_without_authentication_new_session_fails(agents_bin: Path, tmp_path: Path) -> None:
     with ResponsesFake(lambda fake, body: Say("hello")) as fake:
         command = [str(agents_bin / "codex-acp")]
-        async with nbacp.connect(command, env=codex_env(tmp_path, fake), answers=Script([{"authenticate": "cancel"}])) as conn:
+        refuse = Script([{"authenticate": "cancel"}])
+        async with nbacp.connect(command, env=codex_env(tmp_path, fake), answers=refuse) as conn:
             with pytest.raises(AgentError) as caught:
                 await conn.new_session(tmp_path)
     assert caught.value.code == -32000
@@ -124,7 +125,8 @@ async def test_single_select_with_note(agents_bin: Path, tmp_path: Path) -> None
 async def test_single_select_other(agents_bin: Path, tmp_path: Path) -> None:
     entry = {"pick": {"fmt": "None of the above"}, "fill": {"fmt_note": "Feather"}}
     fake, _result, _ = await run_codex(agents_bin, tmp_path, FORMAT, Script([entry]))
-    assert answers(fake.result_for(FORMAT.id)) == {"answers": {"fmt": {"answers": ["None of the above", "user_note: Feather"]}}}
+    expected = {"answers": {"fmt": {"answers": ["None of the above", "user_note: Feather"]}}}
+    assert answers(fake.result_for(FORMAT.id)) == expected
 
 
 async def test_decline(agents_bin: Path, tmp_path: Path) -> None:
