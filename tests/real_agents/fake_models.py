@@ -194,23 +194,6 @@ def call_then_echo(call: Call, *, prefix: str = ECHO) -> Responder:
     return respond
 
 
-def calls_then_echo(calls: list[Call], *, prefix: str = ECHO) -> Responder:
-    """Like ``call_then_echo`` for several tool calls in a row, each after the previous one's result."""
-
-    def respond(fake: FakeModel, body: dict[str, Any]) -> Reply:
-        done = {r.call_id: r.text for r in fake.results_in(body)}
-        if calls and any(c.id in done for c in calls) or any(c.name in fake.offered_tools(body) for c in calls):
-            for call in calls:
-                if call.id not in done:
-                    if call.name in fake.offered_tools(body):
-                        return call
-                    break
-            return Say(prefix + " | ".join(done[c.id] for c in calls if c.id in done))
-        return Say("ok")
-
-    return respond
-
-
 # --- Anthropic Messages ------------------------------------------------------------------
 class AnthropicFake(FakeModel):
     """``POST /v1/messages`` (stream or not) and ``/v1/messages/count_tokens``."""
