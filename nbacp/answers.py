@@ -73,7 +73,10 @@ def apply_entry(card: Any, entry: Mapping[str, Any], *, index: int = 0) -> None:
         if "authenticate" not in entry:
             raise ScriptError(f"Answer script entry {index} is for an authentication card and needs 'authenticate'.")
         method = str(entry["authenticate"])
-        card.cancel() if method == "cancel" else card.choose(method)
+        if method == "cancel":
+            card.cancel()
+        else:
+            card.choose(method)
         return
     if kind == "permission":
         if "choose" not in entry:
@@ -126,7 +129,7 @@ def permission_option(card: Any, wanted: str, *, index: int = 0) -> str:
 
 
 def decline(card: Any) -> None:
-    """Say no to everything: decline forms and URLs, pick the agent's reject option for permissions."""
+    """Say no to everything: decline forms and URLs, pick the agent's reject option, do not sign in."""
     kind = card_kind(card)
     if kind in ("form", "url"):
         card.decline()
@@ -139,7 +142,7 @@ def decline(card: Any) -> None:
 
 
 def cancel(card: Any) -> None:
-    """Dismiss every form and URL card. Permission cards have no dismiss: they wait for a person."""
+    """Dismiss every form, URL and authentication card. Permission cards have no dismiss: they wait for a person."""
     if card_kind(card) in ("form", "url", "auth"):
         card.cancel()
 

@@ -256,6 +256,10 @@ class FeatureAgent:
         state = self._known(session_id)
         text = " ".join(getattr(block, "text", "") for block in prompt).strip()
         word, _, arg = text.partition(" ")
+        trace = os.environ.get("FEATURE_TRACE")
+        if trace:  # lets a test outside this process see that the prompt arrived
+            with open(trace, "a", encoding="utf-8") as file:
+                file.write(f"prompt {word}\n")
         if word == "hang":  # until session/cancel
             self._cancelled.clear()
             await self._cancelled.wait()

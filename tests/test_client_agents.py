@@ -7,6 +7,7 @@ process, over stdio (a real subprocess) or through acpremote on 127.0.0.1.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import subprocess
@@ -326,6 +327,37 @@ async def test_extension_notification_and_meta_status_are_one_line_each() -> Non
     assert conn.client.extension_notes == ["auth/status_update: status authenticated, account a@b.c"]
 
 
+async def test_extension_notification_between_turns_goes_to_the_inbox() -> None:
+    agent = FeatureAgent()
+    async with nbacp.connect(agent) as conn:
+        await conn.new_session()
+        await agent.conn.ext_notification("codex/rate_limits", {"primary": {"usedPercent": 12}})
+        for _ in range(100):  # the notification crosses the in-memory transport in a task of its own
+            if conn.client.extension_notes:
+                break
+            await asyncio.sleep(0.01)
+        assert conn.client.inbox is not None
+        conn.client.inbox.flush()  # the view renders in frames; show what is pending now
+        assert 'codex/rate_limits: primary {"usedPercent": 12}' in texts(conn.client.inbox)
+
+
+def test_policies_answer_authentication_cards() -> None:
+    from nbacp.answers import ScriptError, cancel, decline
+
+    methods = [{"id": "api-key", "name": "API key"}]
+    for policy in (decline, cancel, Script([{"authenticate": "cancel"}])):
+        card = AuthCard(methods)
+        policy(card)
+        assert card.done and card.response is None
+    card = AuthCard(methods)
+    Script([{"expect": "auth", "authenticate": "API key"}])(card)
+    assert card.response == "api-key"
+    with pytest.raises(ScriptError, match="needs 'authenticate'"):
+        Script([{"press": "accept"}])(AuthCard(methods))
+    with pytest.raises(ValueError, match="'other' is not one of the agent's authentication methods"):
+        Script([{"authenticate": "other"}])(AuthCard(methods))
+
+
 # ------------------------------------------------------------------ 6. small defects
 
 
@@ -335,10 +367,16 @@ def test_importing_the_connection_module_first_leaves_connect_callable() -> None
     assert out.stdout == "ok\n"
 
 
-@pytest.mark.parametrize("over", ["in-process", "stdio"])
+@pytest.mark.parametrize("over", ["in-process", "stdio", "acpremote"])
 async def test_cancel_request_closes_the_matching_card_as_cancelled(over: str) -> None:
-    target: Any = FeatureAgent() if over == "in-process" else command()
-    async with nbacp.connect(target) as conn:  # no policy: only the agent's withdrawal can close the card
+    async with contextlib.AsyncExitStack() as stack:
+        target: Any = FeatureAgent() if over == "in-process" else command()
+        token = None
+        if over == "acpremote":
+            server = await stack.enter_async_context(loopback_server(FeatureAgent()))
+            target, token = server.url, server.token
+        conn = await stack.enter_async_context(nbacp.connect(target, token=token))
+        # no policy: only the agent's withdrawal can close the card
         result = await asyncio.wait_for((await conn.new_session()).prompt("withdraw"), HANG_GUARD)
     assert result.text == "withdrawn: cancel"
     assert result.answers == [("question", "Still there?", "Cancelled: the agent withdrew the request")]
@@ -366,8 +404,13 @@ async def test_close_after_a_failed_or_timed_out_prompt_logs_nothing(
     else:
         session.start("fail")
         await asyncio.sleep(0.5)
+    turn = session.turn
+    assert turn is not None
     await conn.close()
-    del session, conn
+    assert turn.done
+    # what asyncio logs "Task exception was never retrieved" for, when the task is collected
+    assert not turn._task._log_traceback  # type: ignore[attr-defined]
+    del session, conn, turn
     gc.collect()
     await asyncio.sleep(0)
     assert "never retrieved" not in caplog.text

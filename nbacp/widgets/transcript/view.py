@@ -49,6 +49,8 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self.stop_reason: str | None = None
         self.frames = 0  # how many frames changed the view (for tests and benchmarks)
         self._text: list[str] = []
+        self._text_break = False  # something other than agent text came since the last agent chunk
+        self._agent_message_id: str | None = None
         self._blocks: list[Block] = []
         self._dirty: dict[int, Block] = {}
         self._layout_dirty = False
@@ -195,6 +197,7 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         if role is not None:
             self._chunk(role, update)
         elif isinstance(update, schema.ToolCallStart | schema.ToolCallProgress):
+            self._text_break = True
             self._close_message()
             block = self._tools.get(update.tool_call_id)
             if block is None:
@@ -224,22 +227,30 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
     def _chunk(self, role: str, chunk: Any) -> None:
         content = chunk.content
         if not isinstance(content, schema.TextContentBlock):
+            self._text_break = True
             self._close_message()
             self._append(LineBlock(describe.content_block(content), f"nbacp-{role}-content"))
             return
+        if role == "agent":
+            # separate agent messages (a new message id, or a tool call, thought or plan between)
+            # stay separate paragraphs in .text; a card placed mid-message does not split it
+            if self._text and (self._text_break or chunk.message_id != self._agent_message_id):
+                self._text.append(_paragraph_break(self._text[-1]))
+            self._text_break = False
+            self._agent_message_id = chunk.message_id
+            self._text.append(content.text)
+        else:
+            self._text_break = True
         current = self._current
         if current is None or current.role != role or current.message_id != chunk.message_id:
-            if role == "agent" and self._text:  # separate agent messages stay separate paragraphs in .text
-                self._text.append(_paragraph_break(self._text[-1]))
             self._close_message()
             current = self._current = MessageBlock(role, chunk.message_id, self.seal_at)
             self._append(current)
-        if role == "agent":
-            self._text.append(content.text)
         current.append(content.text)
         self._mark(current)
 
     def _plan(self, plan_id: str) -> PlanBlock:
+        self._text_break = True
         self._close_message()
         block = self._plans.get(plan_id)
         if block is None:

@@ -1,0 +1,69 @@
+"""The kernel's stop button never reaches a command agent (issue #16 item 1), both interrupt modes.
+
+ipykernel and jupyter_client interrupt the kernel's whole process group; the agent runs in
+its own session, so an interrupt of an unrelated cell leaves it alive, and an interrupt of a
+prompt reaches it only as nbacp's ``session/cancel``.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Literal
+
+import pytest
+from kernel_support import KernelHarness, start_kernel
+
+pytestmark = pytest.mark.kernel
+AGENT = Path(__file__).with_name("feature_agents.py")
+
+
+@pytest.fixture(params=["signal", "message"])
+def any_mode_kernel(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[KernelHarness, Path]]:
+    mode: Literal["signal", "message"] = request.param
+    trace = tmp_path / "agent-trace.txt"
+    with start_kernel(tmp_path, interrupt_mode=mode, env={"FEATURE_TRACE": str(trace)}) as harness:
+        yield harness, trace
+
+
+def test_stop_button_leaves_the_agent_alive_and_cancels_through_acp(
+    any_mode_kernel: tuple[KernelHarness, Path],
+) -> None:
+    kernel, trace = any_mode_kernel
+    out = kernel.run(textwrap.dedent(f"""
+        import asyncio, os, sys
+        import nbacp
+        conn = await nbacp.connect([sys.executable, {str(AGENT)!r}])
+        session = await conn.new_session()
+        pid = conn.process.pid
+        print(os.getsid(pid) == pid, os.getpgid(pid) != os.getpgid(0))
+    """), timeout=60)
+    assert out == "True True\n"
+
+    # an unrelated cell is stopped: the agent must not be
+    sleeping = kernel.execute("import time\nprint('sleeping', flush=True)\ntime.sleep(60)")
+    kernel.wait_for(lambda: "sleeping" in kernel.stream_text(sleeping), 20, "the sleep")
+    kernel.interrupt()
+    kernel.wait_idle(sleeping, timeout=20)
+    assert (kernel.error(sleeping) or {}).get("ename") == "KeyboardInterrupt"
+    out = kernel.run("r = await session.prompt('after the stop'); print(r.text, conn.process.returncode)")
+    assert out == "echo after the stop None\n"
+
+    # a prompt is stopped: the agent hears session/cancel and stays up
+    prompting = kernel.execute("r = await session.prompt('hang')")
+    kernel.wait_for(lambda: trace.exists() and "prompt hang" in trace.read_text(), 30, "the agent to get the prompt")
+    kernel.interrupt()
+    kernel.wait_idle(prompting, timeout=20)
+    assert (kernel.error(prompting) or {}).get("ename") == "KeyboardInterrupt"
+    out = kernel.run(textwrap.dedent("""
+        for _ in range(200):
+            if "got session/cancel" in conn.stderr:
+                break
+            await asyncio.sleep(0.05)
+        print("got session/cancel for " + session.id in conn.stderr, conn.process.returncode)
+        r = await session.prompt('still here')
+        print(r.text)
+        await conn.close()
+    """), timeout=60)
+    assert out == "True None\necho still here\n"
