@@ -4,7 +4,6 @@ Nothing here imports ipywidgets or talks protocol, so it runs (and is tested) an
 """
 
 from nbacp.form.checks import PATTERN_TIMEOUT
-from nbacp.form.patterns import PATTERN_BUDGET
 from nbacp.form.errors import FormValidationError, InvalidSchemaError
 from nbacp.form.fields import (
     BooleanField,
@@ -18,6 +17,7 @@ from nbacp.form.fields import (
     UnsupportedField,
 )
 from nbacp.form.model import Form, WireValue
+from nbacp.form.patterns import PATTERN_BUDGET
 
 __all__ = [
     "PATTERN_BUDGET",

@@ -10,6 +10,7 @@ so an agent's pattern can cost the kernel neither unbounded time nor memory.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import enum
 import json
 import os
@@ -82,16 +83,12 @@ class _Worker:
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.kill()
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):  # a kill that did not land: leave it
             self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:  # pragma: no cover - a kill that did not land
-            pass
         for stream in (self.process.stdin, self.process.stdout):
             if stream is not None:
-                try:
+                with contextlib.suppress(OSError):
                     stream.close()
-                except OSError:
-                    pass
 
 
 class Engine:

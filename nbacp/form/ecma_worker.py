@@ -14,6 +14,7 @@ says the worker exits after this reply because it grew past its memory budget.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import OrderedDict
 from typing import Any
@@ -24,8 +25,8 @@ ADDRESS_SPACE_LIMIT = 1 << 30
 CPU_SECONDS_LIMIT = 300
 """An orphaned worker (its kernel killed mid-match) stops after this much CPU time at most."""
 
-RSS_BUDGET = 96 << 20
-"""After a reply past this resident size the worker exits; the next check starts a fresh one."""
+RSS_BUDGET = int(os.environ.get("NBACP_ECMA_RSS_BUDGET", 96 << 20))
+"""After a reply past this resident size (bytes) the worker exits; the next check starts a fresh one."""
 
 CACHE_PATTERNS = 64
 CACHE_CHARS = 256 * 1024

@@ -139,7 +139,8 @@ class Form:
         has_custom = custom is not ABSENT
         if not picks and not has_custom:
             if question.required and not pick_errors:
-                add(choice.name, [_required_message(choice, with_custom=question.custom is not None)])
+                own_answer = question.custom is not None and not question.is_note  # a note alone is no answer
+                add(choice.name, [_required_message(choice, with_custom=own_answer)])
             return
         if has_custom and question.is_note and not picks and choice.required and not pick_errors:
             add(choice.name, ["Pick an option: the note is sent with your choice, not instead of it."])

@@ -89,18 +89,18 @@ def pair_questions(fields: Sequence[Field]) -> tuple[tuple[FormItem, ...], dict[
     named_role: dict[str, CompanionRole] = {}
     taken: set[str] = set()
     candidates = [f for f in fields if isinstance(f, StringField)]
-    for field in candidates:  # explicit markers first: they decide, even when they point nowhere usable
-        target = marked_choice(field)
+    for text in candidates:  # explicit markers first: they decide, even when they point nowhere usable
+        target = marked_choice(text)
         if target in choices and target not in taken:
-            companion_of[field.name] = target
+            companion_of[text.name] = target
             taken.add(target)
-    for field in candidates:
-        if field.name in companion_of or marked_choice(field) is not None:
+    for text in candidates:
+        if text.name in companion_of or marked_choice(text) is not None:
             continue
-        found = _named(field, choices)
+        found = _named(text, choices)
         if found is not None and found[0] not in taken:
-            companion_of[field.name] = found[0]
-            named_role[field.name] = found[1]
+            companion_of[text.name] = found[0]
+            named_role[text.name] = found[1]
             taken.add(found[0])
     by_choice = {choice: name for name, choice in companion_of.items()}
     by_name = {f.name: f for f in fields}

@@ -18,7 +18,6 @@ from typing import Any
 from pydantic import BaseModel
 
 from nbacp.form.checks import ABSENT, check_field
-from nbacp.form.patterns import PatternPass
 from nbacp.form.errors import InvalidSchemaError
 from nbacp.form.fields import (
     BooleanField,
@@ -29,6 +28,7 @@ from nbacp.form.fields import (
     StringField,
     UnsupportedField,
 )
+from nbacp.form.patterns import PatternPass
 
 ACPKIT_DESCRIPTION = "acpkit.dev/choice-description"
 CLAUDE_OPTION = "_claude/askUserQuestionOption"

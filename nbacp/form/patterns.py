@@ -118,7 +118,8 @@ class PatternPass:
         """Why this pattern cannot be checked at all, for the person to see; None if it can."""
         outcome, detail = self.outcome(pattern, "")
         if outcome is Outcome.INVALID:
-            return UNCHECKED.format(why="it is not an ECMAScript regular expression" + (f": {detail}" if detail else ""))
+            why = "it is not an ECMAScript regular expression" + (f": {detail}" if detail else "")
+            return UNCHECKED.format(why=why)
         if outcome is Outcome.UNAVAILABLE:
             return UNCHECKED.format(why=detail or "no pattern engine is available")
         return None

@@ -71,6 +71,9 @@ class FieldControl:
         rows.append(widget)
         if field.description:
             rows.append(text_label(field.description, "nbacp-field-description"))
+        warning = getattr(field, "pattern_warning", None)  # a pattern the engine cannot check
+        if warning:
+            rows.append(text_label(f"⚠ {warning}", "nbacp-field-warning"))
         rows.append(self.errors)
         self.box = widgets.VBox(rows)
         self.box.add_class("nbacp-field")

@@ -97,15 +97,28 @@ def question_spec(question: Question, *, lone: bool = False) -> dict[str, Any]:
              "recommended": o.recommended}
             for o in choice.options
         ],
-        "custom": None if custom is None else {
-            "name": custom.name,
-            "title": custom.title or "Other",
-            "description": custom.description if custom.description != custom.title else None,
-            "placeholder": "Type your own answer",
-        },
+        "custom": None if custom is None else companion_spec(question),
         "min_items": choice.min_items,
         "max_items": choice.max_items,
     }
+
+
+def companion_spec(question: Question) -> dict[str, Any]:
+    """The text box's label says what its text does: replace the pick, annotate it, or add to the picks."""
+    custom = question.custom
+    assert custom is not None
+    description = custom.description if custom.description != custom.title else None
+    if question.is_note and not question.multi:
+        mode, title, placeholder = "note", "Note on your choice", "Add a note (optional)"
+    elif question.exclusive and question.choice.options:
+        mode, title, placeholder = "other", "Other (replaces your choice)", "Type your own answer"
+    else:
+        mode, title, placeholder = "add", custom.title or "Other", "Type your own answer"
+    if description is None and custom.title not in (None, "Other", title):
+        description = custom.title  # the agent's own name for the box, e.g. codex's "Additional answer or note"
+    if custom.pattern_warning:  # the box's pattern cannot be checked: say so where the box is
+        description = f"{description} ⚠ {custom.pattern_warning}" if description else f"⚠ {custom.pattern_warning}"
+    return {"name": custom.name, "title": title, "description": description, "placeholder": placeholder, "mode": mode}
 
 
 Control = FieldControl | QuestionControl
