@@ -98,18 +98,23 @@ async def test_authenticate_from_code(agents_bin: Path, tmp_path: Path) -> None:
     assert result.text == "hello"
 
 
-@pytest.mark.xfail(strict=True, raises=AgentError, reason=(
-    "gemini-cli 0.61.0: session/load in a new process first rewrites the session's file with an empty"
-    " conversation, then finds nothing to resume: 'No previous sessions found for this project.'"))
-async def test_session_loads_on_a_new_connection(agents_bin: Path, tmp_path: Path) -> None:
+async def test_session_load_on_a_new_connection_loses_the_conversation(agents_bin: Path, tmp_path: Path) -> None:
+    """gemini-cli 0.61.0 defect, kept as a test so an upgrade that fixes it is noticed.
+
+    session/load in a new process appends a fresh record for the session (only gemini's own
+    context) to the session's file, racing its own read of that file: it either answers
+    -32603 "No previous sessions found for this project." or loads and replays nothing.
+    (claude and codex load the same conversation fine: see their tests.)
+    """
     with GeminiFake(lambda fake, body: Say("Noted: teal.")) as fake:
         async with nbacp.connect(command(agents_bin), cwd=str(tmp_path), env=gemini_env(tmp_path, fake)) as conn:
             session = await conn.new_session(tmp_path)
             await asyncio.wait_for(session.prompt("Remember the word teal."), HANG)
             session_id = session.id
         async with nbacp.connect(command(agents_bin), cwd=str(tmp_path), env=gemini_env(tmp_path, fake)) as conn:
-            loaded = await conn.load_session(session_id, tmp_path)
-            assert "Noted: teal." in loaded.history.text
-            await asyncio.wait_for(loaded.prompt("Which word?"), HANG)
-        said = json.dumps(fake.snapshot()[-1][1].get("contents"))
-        assert "Remember the word teal." in said and "Noted: teal." in said and "Which word?" in said
+            try:
+                loaded = await conn.load_session(session_id, tmp_path)
+            except AgentError as exc:
+                assert exc.code == -32603 and "No previous sessions found for this project." in str(exc)
+            else:
+                assert "Noted: teal." not in loaded.history.text
