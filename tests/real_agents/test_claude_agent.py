@@ -131,3 +131,22 @@ async def test_session_loads_on_a_new_connection(agents_bin: Path, tmp_path: Pat
         last = fake.snapshot()[-1][1]
         said = [block.get("text") for m in last["messages"] for block in m["content"] if isinstance(block, dict)]
         assert "Remember the word teal." in said and "Noted: teal." in said and "Which word?" in said
+
+
+async def test_stop_while_a_question_is_open(agents_bin: Path, tmp_path: Path) -> None:
+    """The stop button (session.cancel) while the question card is open: the turn ends cancelled."""
+    stopped: list[Any] = []
+
+    def stop(card: Any) -> None:
+        stopped.append(asyncio.ensure_future(session.cancel()))
+
+    with AnthropicFake(call_then_echo(DATABASE)) as fake:
+        command = [str(agents_bin / "claude-agent-acp")]
+        async with nbacp.connect(command, env=claude_env(tmp_path, fake), answers=stop) as conn:
+            session = await conn.new_session(tmp_path)
+            result = await asyncio.wait_for(session.prompt("Go ahead."), HANG)
+            await asyncio.gather(*stopped)
+            assert result.stop_reason == "cancelled"
+            await asyncio.wait_for(session.prompt("Never mind."), HANG)
+    assert len(stopped) == 1
+    assert fake.result_for(DATABASE.id) == "Tool permission request failed: Error: Tool use aborted"  # as for the card's Cancel

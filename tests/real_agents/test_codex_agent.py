@@ -177,8 +177,28 @@ async def test_session_loads_on_a_new_connection(agents_bin: Path, tmp_path: Pat
             session_id = session.id
         async with nbacp.connect(command, env=codex_env(tmp_path, fake)) as conn:
             await conn.authenticate("api-key")
+            assert session_id in [s.session_id for s in await conn.list_sessions(tmp_path)]
             loaded = await conn.load_session(session_id, tmp_path)
             assert "Noted: teal." in loaded.history.text
             await asyncio.wait_for(loaded.prompt("Which word?"), HANG)
         said = json.dumps(fake.snapshot()[-1][1].get("input"))
         assert "Remember the word teal." in said and "Noted: teal." in said and "Which word?" in said
+
+
+async def test_stop_while_a_question_is_open(agents_bin: Path, tmp_path: Path) -> None:
+    """The stop button (session.cancel) while the question card is open: the turn ends cancelled."""
+    stopped: list[Any] = []
+
+    def stop(card: Any) -> None:
+        stopped.append(asyncio.ensure_future(session.cancel()))
+
+    with ResponsesFake(call_then_echo(FORMAT)) as fake:
+        async with nbacp.connect([str(agents_bin / "codex-acp")], env=codex_env(tmp_path, fake), answers=stop) as conn:
+            await conn.authenticate("api-key")
+            session = await conn.new_session(tmp_path)
+            result = await asyncio.wait_for(session.prompt("Go ahead."), HANG)
+            await asyncio.gather(*stopped)
+            assert result.stop_reason == "cancelled"
+            await asyncio.wait_for(session.prompt("Never mind."), HANG)
+    assert len(stopped) == 1
+    assert fake.result_for(FORMAT.id) == '{"answers":{}}'  # as for a decline or the card's Cancel
