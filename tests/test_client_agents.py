@@ -306,7 +306,7 @@ async def test_failed_turn_shows_the_agents_stderr_collapsed() -> None:
 async def test_agent_exit_shows_stderr_and_exit_code() -> None:
     async with nbacp.connect(command()) as conn:
         session = await conn.new_session()
-        with pytest.raises(ConnectionLost):
+        with pytest.raises(ConnectionLost, match="exited with code 7; its stderr ends with: FATAL: crashing"):
             await session.prompt("exit")
         assert session.turn is not None
         titles = [p.titles[0] for p in walk(session.turn.transcript) if isinstance(p, widgets.Accordion)
@@ -386,6 +386,23 @@ async def test_result_text_separates_agent_messages() -> None:
     async with nbacp.connect(FeatureAgent()) as conn:
         result = await (await conn.new_session()).prompt("two")
     assert result.text == "Calling Bash.\n\nMODEL SAW"
+
+
+def test_message_breaks_count_the_newlines_the_agent_already_sent() -> None:
+    from acp import text_block, update_agent_message
+    from acp.schema import ToolCallStart
+
+    from nbacp.widgets.transcript import Transcript
+
+    t = Transcript(prompt="p")
+    for text in ("Let's plan. ", "Questions first."):
+        t.add(update_agent_message(text_block(text)))
+    t.add(ToolCallStart(session_update="tool_call", tool_call_id="c1", title="ask"))
+    t.add(update_agent_message(text_block("\n")))  # the agent makes its own blank line, in two chunks
+    t.add(update_agent_message(text_block("\nHere is what I received")))
+    t.add(ToolCallStart(session_update="tool_call", tool_call_id="c2", title="launch"))
+    t.add(update_agent_message(text_block("Done.")))
+    assert t.text == "Let's plan. Questions first.\n\nHere is what I received\n\nDone."
 
 
 @pytest.mark.parametrize("how", ["failed", "timed out", "started"])

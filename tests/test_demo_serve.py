@@ -79,3 +79,19 @@ async def test_wrong_or_missing_token_is_refused(server_url: str, token: str | N
 def test_refuses_public_address_without_token(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--host", "0.0.0.0", "--port", "0"]) == 2
     assert "without --token" in capsys.readouterr().err
+
+
+async def test_remote_demo_reaches_the_kernel_tools_from_its_own_process(server_url: str) -> None:
+    """The agent process connects to the notebook's MCP server over HTTP with the token it was given."""
+    pd = pytest.importorskip("pandas")
+    ns = {"orders": pd.DataFrame({"id": [1, 2], "total": [None, 3.0]})}
+    answers = Script([
+        {"expect": "form", "pick": {"choice": "orders"}},
+        {"expect": "permission", "choose": "allow_once"},
+    ])
+    async with nbacp.connect(server_url, token=TOKEN, answers=answers) as conn:
+        session = await conn.new_session(tools=nbacp.kernel_tools(namespace=ns))
+        result = await session.prompt("explore")
+    assert "orders: pandas.DataFrame (2, 2)" in result.text
+    assert "id       0\ntotal    1" in result.text
+    assert session.tools is not None and session.tools.runs == [("orders.isna().sum()", "allowed")]

@@ -67,3 +67,30 @@ def test_stop_button_leaves_the_agent_alive_and_cancels_through_acp(
         await conn.close()
     """), timeout=60)
     assert out == "True None\necho still here\n"
+
+
+def test_auth_card_and_toolbar_answered_by_the_front_end_in_a_kernel(kernel: KernelHarness) -> None:
+    """session/new waits in the cell for the auth card; the click and a dropdown change come as comm messages."""
+    cell = kernel.execute(textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(AGENT.parent)!r})
+        import nbacp
+        from feature_agents import FeatureAgent
+        agent = FeatureAgent(require_auth="new")
+        conn = await nbacp.connect(agent)
+        session = await conn.new_session()
+        print("session", agent.authenticated)
+    """))
+    button = kernel.wait_widget("ButtonModel", description="Sign in with ChatGPT")
+    kernel.click(button["comm_id"])
+    kernel.wait_idle(cell, timeout=30)
+    assert kernel.error(cell) is None
+    assert kernel.stream_text(cell) == "session ['chat-gpt']\n"
+    mode = kernel.wait_widget("DropdownModel", description="Mode")
+    assert mode["state"]["index"] == 2  # "auto"
+    kernel.send_update(mode["comm_id"], index=0)  # the person picks "Default"
+    out = kernel.run(textwrap.dedent("""
+        await session.toolbar.settled()
+        print(session.mode, agent.calls)
+    """))
+    assert out == "default [('mode', 'default')]\n"

@@ -97,6 +97,9 @@ class Connection(SessionLifecycle):
         except Exception as exc:  # the peer is already gone (reset, websocket closed): nothing left to release
             log.debug("transport already closed: %r", exc)
         finally:
+            for session in self.sessions:
+                if session.tools is not None:
+                    await session.tools.close()
             turns = [s.turn._task for s in self.sessions if s.turn is not None and not s.turn.done]
             for task in turns:
                 task.cancel()

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from nbacp.client.handler import NotebookClient
     from nbacp.client.requests import RawTap
     from nbacp.client.session import Session
+    from nbacp.client.tools import KernelTools
 
 MAX_LIST_PAGES = 100
 
@@ -71,14 +72,30 @@ class SessionLifecycle:
 
     # -- the calls -------------------------------------------------------------------
     async def new_session(
-        self, cwd: str | os.PathLike[str] = ".", *, mcp_servers: list[Any] | None = None
+        self,
+        cwd: str | os.PathLike[str] = ".",
+        *,
+        mcp_servers: list[Any] | None = None,
+        tools: KernelTools | None = None,
     ) -> Session:
+        """A new session; ``tools=nbacp.kernel_tools()`` gives the agent this kernel as an MCP server."""
         path = os.path.abspath(os.fspath(cwd))
-        response = await auth.retrying(
-            self,  # type: ignore[arg-type]
-            lambda: self.agent.new_session(cwd=path, mcp_servers=mcp_servers or []),
-        )
-        return self._adopt(response.session_id, path, response)
+        tool_server = await tools.start(self.client, self.agent_capabilities) if tools is not None else None
+        servers = [*(mcp_servers or []), *([tool_server.entry()] if tool_server is not None else [])]
+        try:
+            response = await auth.retrying(
+                self,  # type: ignore[arg-type]
+                lambda: self.agent.new_session(cwd=path, mcp_servers=servers),
+            )
+        except BaseException:
+            if tool_server is not None:
+                await tool_server.close()
+            raise
+        session = self._adopt(response.session_id, path, response)
+        if tool_server is not None:
+            tool_server.bind(session.id)
+            session.tools = tool_server
+        return session
 
     async def list_sessions(self, cwd: str | os.PathLike[str] | None = None) -> list[Any]:
         """Every session the agent lists (all pages), as ``SessionInfo`` (session_id, cwd, title, updated_at)."""
@@ -101,7 +118,8 @@ class SessionLifecycle:
         self, session_id: str, cwd: str | os.PathLike[str] = ".", *, mcp_servers: list[Any] | None = None
     ) -> Session:
         """Load a session; the history the agent replays is shown in this cell as a transcript."""
-        from nbacp.client.session import _display
+        from nbacp.client.session import Record, _display
+        from nbacp.render.record import record_text
         from nbacp.widgets.transcript import Transcript
 
         self._require("load")
@@ -122,6 +140,8 @@ class SessionLifecycle:
         finally:
             self.client.detach(session_id, history)
         history.finish("history loaded")
+        plain = record_text(history.prompt, history.text, history.answers, "loaded")
+        _display(Record(history.record_markdown(), plain))  # the saved notebook keeps the history too
         session = self._adopt(session_id, path, response)
         session.history = history
         return session

@@ -123,3 +123,13 @@ async def show_stderr(connection: Any, surface: Any) -> None:
     from nbacp.widgets.stderr_view import stderr_panel
 
     surface.add_card(stderr_panel(agent.stderr.lines, agent.stderr.total_bytes, agent.returncode))
+
+
+def exit_note(connection: Any) -> str:
+    """" The agent process exited with code 7; its stderr ends with: ..." for a lost connection, or ""."""
+    agent: AgentProcess | None = getattr(connection, "process", None)
+    if agent is None or agent.returncode is None:
+        return ""
+    last = next((line for line in reversed(agent.stderr.lines) if line.strip()), "")
+    said = f"; its stderr ends with: {last[:300]}" if last else ""
+    return f" The agent process exited with code {agent.returncode}{said}."

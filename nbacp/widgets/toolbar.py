@@ -62,6 +62,11 @@ class SessionToolbar(widgets.HBox):  # type: ignore[misc]  # ipywidgets is untyp
         session.settings.on_change(self.refresh)
         self.refresh()
 
+    def __repr__(self) -> str:
+        # the cell's text/plain: short and stable (ipywidgets' default repr lists the whole tree)
+        shown = ", ".join(f"{key}={control.value!r}" for key, control in self.controls.items())
+        return f"<nbacp session settings: {shown or 'none'}>"
+
     # -- what a person (or a test) does ------------------------------------------------
     def select(self, key: str, value: str) -> None:
         """Pick ``value`` (a value or its label) in the dropdown ``key``, as the person would."""

@@ -51,6 +51,8 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._text: list[str] = []
         self._text_break = False  # something other than agent text came since the last agent chunk
         self._agent_message_id: str | None = None
+        self._text_length = 0
+        self._breaks: list[int] = []  # offsets in the raw agent text where a new message began
         self._blocks: list[Block] = []
         self._dirty: dict[int, Block] = {}
         self._layout_dirty = False
@@ -73,7 +75,7 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         """All agent_message_chunk text of the turn, in arrival order."""
         if len(self._text) > 1:
             self._text = ["".join(self._text)]
-        return self._text[0] if self._text else ""
+        return _with_breaks(self._text[0], self._breaks) if self._text else ""
 
     def __repr__(self) -> str:
         # The cell's text/plain: stable, unlike ipywidgets' default repr of the whole tree.
@@ -234,11 +236,12 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         if role == "agent":
             # separate agent messages (a new message id, or a tool call, thought or plan between)
             # stay separate paragraphs in .text; a card placed mid-message does not split it
-            if self._text and (self._text_break or chunk.message_id != self._agent_message_id):
-                self._text.append(_paragraph_break(self._text[-1]))
+            if self._text_length and (self._text_break or chunk.message_id != self._agent_message_id):
+                self._breaks.append(self._text_length)
             self._text_break = False
             self._agent_message_id = chunk.message_id
             self._text.append(content.text)
+            self._text_length += len(content.text)
         else:
             self._text_break = True
         current = self._current
@@ -278,5 +281,25 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._layout_dirty = True
 
 
-def _paragraph_break(previous: str) -> str:
-    return "" if previous.endswith("\n\n") else "\n" if previous.endswith("\n") else "\n\n"
+def _with_breaks(raw: str, breaks: list[int]) -> str:
+    """``raw`` with a blank line at each message boundary, counting the newlines already there.
+
+    Counted on the whole text, not per chunk: an agent that streams "\n", then "\nHere is"
+    already made its blank line.
+    """
+    if not breaks:
+        return raw
+    out: list[str] = []
+    start = 0
+    for at in breaks:
+        out.append(raw[start:at])
+        before = at
+        while before > 0 and raw[before - 1] == "\n":
+            before -= 1
+        after = at
+        while after < len(raw) and raw[after] == "\n":
+            after += 1
+        out.append("\n" * max(0, 2 - (at - before) - (after - at)))
+        start = at
+    out.append(raw[start:])
+    return "".join(out)
