@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo demo-setup chromium test test-py test-js test-notebooks typecheck lint bench clean
+.PHONY: setup demo demo-setup chromium test test-py test-js test-notebooks typecheck lint bench clean real-agents
 
 # Root needs no sudo (and JupyterLab's --allow-root); everyone else gets sudo for apt-get only.
 ROOT := $(filter 0,$(shell id -u))
@@ -41,7 +41,17 @@ lint: $(STAMP)
 test-js: $(STAMP)
 	cd js && npm test
 
-test-py: $(STAMP) chromium
+# The real-agent tier's npm agents (exact pins + lock in tests/real_agents/), once per clone, timed.
+AGENTS := .cache/agents
+$(AGENTS)/.installed: tests/real_agents/package.json tests/real_agents/package-lock.json
+	@mkdir -p $(AGENTS) && cp tests/real_agents/package.json tests/real_agents/package-lock.json $(AGENTS)/
+	@start=$$(date +%s); cd $(AGENTS) && npm ci --no-audit --no-fund --loglevel=error \
+		&& echo "real agents installed in $$(( $$(date +%s) - start )) s"
+	@touch $@
+
+real-agents: $(AGENTS)/.installed
+
+test-py: $(STAMP) chromium real-agents
 	$(BIN)/pytest -q -p no:cacheprovider
 
 test-notebooks: $(STAMP)
@@ -53,4 +63,4 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
 clean:
-	rm -rf $(VENV) js/node_modules nbacp/widgets/static/*.js
+	rm -rf $(VENV) js/node_modules nbacp/widgets/static/*.js $(AGENTS)
