@@ -58,11 +58,24 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
             self._on_resolve.append(callback)
 
     def __await__(self) -> Generator[Any, None, T]:
+        # A coroutine's iterator, so that a cell awaiting the card stays in its own task (the
+        # stop button handling needs that; see nbacp.kernel.wait_in_cell).
+        return self._wait().__await__()
+
+    async def _wait(self) -> T:
         if self._resolved:
             return self._response  # type: ignore[return-value]
+        refusal = kernel.cell_wait_refusal()
+        if refusal is not None and kernel.in_cell_task():
+            raise RuntimeError(refusal)
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._waiters.append(future)
-        return (yield from future.__await__())
+        # In a cell: widget messages flow while it waits, and the stop button cancels the card
+        # (the agent gets a cancel) and ends the cell; elsewhere a plain await.
+        return await kernel.wait_in_cell(future, on_interrupt=self._stopped)
+
+    def _stopped(self) -> None:
+        self.cancel_pending("stopped from the notebook")
 
     def _resolve(self, response: T, summary: str) -> bool:
         """Deliver ``response`` once; later calls (double clicks, late cancels) are ignored."""

@@ -1,0 +1,134 @@
+"""Every supported kernel (ipykernel 6.17.1 + IPython 7.34 as on Colab, 6.29.5, 7.0.1, 7.3.0, 7.4.0).
+
+Each test drives a real kernel from tests/kernel_matrix.py through jupyter_client with the
+fake front end of kernel_support, which holds a widget's next edit until the kernel reported
+idle for the previous one, as the browser does: on a kernel that holds comm messages behind
+a waiting cell, that is what turns a late first edit into a partial answer.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kernel_support import KernelHarness
+
+from nbacp.kernel import INTERRUPTED_MESSAGE
+
+pytestmark = pytest.mark.kernel
+
+TESTS = Path(__file__).parent
+
+SETUP = textwrap.dedent(f"""
+    import sys
+    sys.path.insert(0, {str(TESTS)!r})
+    import nbacp
+    from agents import SchemaAgent, claude_question_schema
+    from peers import HoldingAgent
+    message, schema = claude_question_schema([{{
+        "question": "Which formats?", "multiSelect": True,
+        "options": [{{"label": "CSV"}}, {{"label": "Parquet"}}, {{"label": "JSON"}}],
+    }}])
+""")
+
+ANSWER = ('{"action": "accept", "content": {"question_0": ["CSV", "Parquet", "JSON"], '
+          '"question_0_custom": "Avro"}}')
+
+
+def choice_card(kernel: KernelHarness) -> dict[str, Any]:
+    def find() -> dict[str, Any] | None:
+        for comm in reversed(kernel.comm_opens()):  # the newest card
+            state = kernel.widget_state(comm["comm_id"])
+            spec = state.get("spec")
+            if isinstance(spec, dict) and spec.get("name") == "question_0" and not state.get("disabled"):
+                return comm
+        return None
+
+    return kernel.wait_for(find, 30, "the choice card")
+
+
+def button(kernel: KernelHarness, label: str) -> dict[str, Any]:
+    return kernel.wait_widget("ButtonModel", 30, description=label)
+
+
+def answer_with_several_edits(kernel: KernelHarness) -> list[str]:
+    """Three picks and a typed Other, each an edit of the same model, then Accept: as fast as a
+    script can, so the second and later edits are held by the front end until the first is idle."""
+    card = choice_card(kernel)["comm_id"]
+    edits = [
+        kernel.send_update(card, answer={"picked": ["CSV"], "custom": ""}),
+        kernel.send_update(card, answer={"picked": ["CSV", "Parquet"], "custom": ""}),
+        kernel.send_update(card, answer={"picked": ["CSV", "Parquet", "JSON"], "custom": ""}),
+        kernel.send_update(card, answer={"picked": ["CSV", "Parquet", "JSON"], "custom": " Avro "}),
+    ]
+    assert len(set(edits)) == 2  # one sent, the rest merged into one held edit, as the browser does
+    for edit in dict.fromkeys(edits):
+        kernel.wait_idle(edit, timeout=30)  # the browser sends the held edit only after this idle
+    kernel.click(button(kernel, "Accept")["comm_id"])
+    return edits
+
+
+def connect(kernel: KernelHarness, agent: str) -> None:
+    kernel.run(SETUP + f"agent = {agent}\nconn = await nbacp.connect(agent)\n"
+               "session = await conn.new_session('.')", timeout=90)
+
+
+def test_awaited_prompt_is_answered_with_every_edit(matrix_kernel: KernelHarness) -> None:
+    kernel = matrix_kernel
+    connect(kernel, "SchemaAgent(message, schema)")
+    cell = kernel.execute("result = await session.prompt('go')\nprint('RESULT', result.text)")
+    choice_card(kernel)
+    assert not kernel.is_idle(cell)
+    answer_with_several_edits(kernel)
+    kernel.wait_idle(cell, timeout=30)
+    assert kernel.error(cell) is None, kernel.error(cell)
+    assert kernel.stream_text(cell) == f"RESULT {ANSWER}\n"
+    assert kernel.held_edits() == {}
+
+
+def test_run_all_start_then_await_turn_gets_every_pick(matrix_kernel: KernelHarness) -> None:
+    """Run All queues both cells before anyone answers; the second awaits the turn."""
+    kernel = matrix_kernel
+    connect(kernel, "SchemaAgent(message, schema)")
+    first = kernel.execute("turn = session.start('go')")
+    second = kernel.execute("result = await turn\nprint('RESULT', result.text)")
+    kernel.wait_idle(first, timeout=30)
+    choice_card(kernel)
+    assert not kernel.is_idle(second)
+    answer_with_several_edits(kernel)
+    kernel.wait_idle(second, timeout=30)
+    assert kernel.error(second) is None, kernel.error(second)
+    assert kernel.stream_text(second) == f"RESULT {ANSWER}\n"
+    # what the agent itself received (SchemaAgent echoes the reply it got)
+    assert kernel.run("print(result.stop_reason, conn.client.open_cards())") == "end_turn []\n"
+
+
+@pytest.mark.parametrize("wait", ["await session.prompt('hold')", "await turn"])
+def test_stop_button_releases_the_cell_and_tells_the_agent(matrix_kernel: KernelHarness, wait: str) -> None:
+    kernel = matrix_kernel
+    connect(kernel, "HoldingAgent()")
+    if wait == "await turn":
+        kernel.run("turn = session.start('hold')")
+    # The stop button is nbacp's once the cell waits (a click before that meets ipykernel#881):
+    # call_soon prints only when the cell first yields, which is inside the wait.
+    cell = kernel.execute("import asyncio\nasyncio.get_running_loop().call_soon(print, 'waiting')\n"
+                          f"result = {wait}")
+    kernel.wait_for(lambda: "waiting" in kernel.stream_text(cell), 30, "the cell to wait")
+    choice_card(kernel)
+    assert not kernel.is_idle(cell)
+    kernel.interrupt()
+    kernel.wait_idle(cell, timeout=15)
+    error = kernel.error(cell)
+    assert error is not None and (error["ename"], error["evalue"]) == ("KeyboardInterrupt", INTERRUPTED_MESSAGE)
+    out = kernel.run("import asyncio\nawait asyncio.wait_for(agent.cancelled.wait(), 5)\n"
+                     "await asyncio.sleep(0.2)\nprint(agent.replies, conn.client.open_cards())")
+    assert out == "[CancelElicitationResponse(field_meta=None, action='cancel')] []\n"
+    # the kernel is usable: a new turn is answered through the widgets while the cell awaits it
+    kernel.run("agent2 = SchemaAgent(message, schema)\nconn2 = await nbacp.connect(agent2)\n"
+               "session2 = await conn2.new_session('.')", timeout=60)
+    cell = kernel.execute("result = await session2.prompt('go')\nprint('RESULT', result.text)")
+    answer_with_several_edits(kernel)
+    kernel.wait_idle(cell, timeout=30)
+    assert kernel.stream_text(cell) == f"RESULT {ANSWER}\n", kernel.error(cell)
