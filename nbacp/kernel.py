@@ -25,12 +25,14 @@ import asyncio
 import collections
 import contextlib
 import contextvars
+import datetime
 import inspect
 import re
 import signal
 import sys
 import threading
-from collections.abc import Awaitable, Callable, Iterator
+import time
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from importlib import metadata
 from typing import Any, NamedTuple, NoReturn, TypeVar
 
@@ -38,12 +40,14 @@ __all__ = [
     "MIN_AWAIT_VERSION",
     "can_await_widgets",
     "cell_wait_refusal",
+    "edits_may_lag",
     "ensure_comm_status",
     "in_cell_task",
     "ipykernel_version",
     "older_kernel_message",
     "run_sync",
     "running_in_kernel",
+    "track_front_end_edits",
     "wait_in_cell",
     "wait_interruptible",
 ]
@@ -200,6 +204,94 @@ def ensure_comm_status() -> bool:
     kernel.dispatch_shell = dispatch_shell
     kernel._nbacp_comm_status = True
     return True
+
+
+# -- edits the front end may still be holding back --------------------------------------------
+
+#: How much longer an edit may have waited in the kernel than the click that followed it
+#: before nbacp assumes the front end is still holding later edits (network jitter margin).
+EDIT_LAG_TOLERANCE = 0.25
+
+LATE_EDITS_MESSAGE = (
+    "The kernel was busy when you answered, so your last changes may not have reached it yet "
+    "(the widgets send a field's next change only after the kernel took the previous one). "
+    "Nothing was sent: check the answer above and press Accept again."
+)
+
+# comm_id -> (the front end's send time of its last state edit, kernel monotonic time handled)
+_LAST_EDITS: dict[str, tuple[datetime.datetime, float]] = {}
+
+
+def _message_date(header: Any) -> datetime.datetime | None:
+    value = header.get("date") if isinstance(header, dict) else None
+    if isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            value = datetime.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    if not isinstance(value, datetime.datetime):
+        return None
+    return value if value.tzinfo is not None else value.replace(tzinfo=datetime.UTC)
+
+
+def track_front_end_edits() -> bool:
+    """Record when each widget state edit from the front end was sent and handled; idempotent.
+
+    The widget front end sends a model's next edit only after the kernel reported idle for the
+    previous one. When the kernel is busy (another cell runs), a first edit and a later click
+    wait together, while the edits made in between are still in the browser: handling the
+    click would answer with a partial draft. :func:`edits_may_lag` tells that case apart.
+    """
+    kernel = _kernel() if running_in_kernel() else None
+    handlers = getattr(kernel, "shell_handlers", None)
+    if kernel is None or not isinstance(handlers, dict) or "comm_msg" not in handlers:
+        return False
+    if getattr(kernel, "_nbacp_edit_tracking", False):
+        return True
+    original = handlers["comm_msg"]
+
+    def comm_msg(stream: Any, idents: Any, msg: Any) -> Any:
+        with contextlib.suppress(Exception):
+            content = msg.get("content", {})
+            data = content.get("data", {})
+            sent = _message_date(msg.get("header"))
+            if isinstance(data, dict) and data.get("method") == "update" and sent is not None:
+                _LAST_EDITS[str(content.get("comm_id"))] = (sent, time.monotonic())
+        return original(stream, idents, msg)
+
+    handlers["comm_msg"] = comm_msg
+    kernel._nbacp_edit_tracking = True
+    return True
+
+
+def edits_may_lag(comm_ids: Iterable[str]) -> bool:
+    """Whether the front end may still hold edits of these widgets that the kernel has not seen.
+
+    Called while handling a front-end action (a click). True when one of the widgets' last
+    edits waited in the kernel noticeably longer than this action did, i.e. both were queued
+    behind other work: the front end then held any later edit until after the action was sent.
+    Python-side calls (headless policies, tests without a kernel) are never held back: False.
+    """
+    kernel = _kernel() if running_in_kernel() else None
+    if kernel is None:
+        return False
+    try:
+        header = kernel.get_parent("shell").get("header", {})
+    except Exception:
+        return False
+    if header.get("msg_type") != "comm_msg":
+        return False
+    clicked = _message_date(header)
+    if clicked is None:
+        return False
+    now = time.monotonic()
+    for comm_id in comm_ids:
+        edit = _LAST_EDITS.get(comm_id)
+        if edit is None:
+            continue
+        sent_gap = (clicked - edit[0]).total_seconds()
+        handled_gap = now - edit[1]
+        if sent_gap - handled_gap > EDIT_LAG_TOLERANCE:
+            return True
+    return False
 
 
 # -- letting comm messages through while a cell waits (ipykernel < 7.4) ---------------------

@@ -9,13 +9,14 @@ a waiting cell, that is what turns a late first edit into a partial answer.
 from __future__ import annotations
 
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from kernel_support import KernelHarness
 
-from nbacp.kernel import INTERRUPTED_MESSAGE
+from nbacp.kernel import INTERRUPTED_MESSAGE, LATE_EDITS_MESSAGE
 
 pytestmark = pytest.mark.kernel
 
@@ -132,3 +133,34 @@ def test_stop_button_releases_the_cell_and_tells_the_agent(matrix_kernel: Kernel
     answer_with_several_edits(kernel)
     kernel.wait_idle(cell, timeout=30)
     assert kernel.stream_text(cell) == f"RESULT {ANSWER}\n", kernel.error(cell)
+
+
+def test_click_that_overtook_held_edits_is_refused_not_sent_partial(matrix_kernel: KernelHarness) -> None:
+    """A background turn answered while another cell keeps the kernel busy.
+
+    The first edit and the Accept click wait in the kernel together, while the second edit is
+    still held by the front end (it goes out only after the first edit's idle). Handling the
+    click then would send a partial answer on every ipykernel; the card refuses and says why,
+    and the next click, after the held edit arrived, sends every pick.
+    """
+    kernel = matrix_kernel
+    connect(kernel, "SchemaAgent(message, schema)")
+    kernel.run("turn = session.start('go')")
+    card = choice_card(kernel)["comm_id"]
+    accept = button(kernel, "Accept")["comm_id"]
+    busy = kernel.execute("import time\nprint('busy', flush=True)\ntime.sleep(4)")
+    kernel.wait_for(lambda: "busy" in kernel.stream_text(busy), 30, "the busy cell")
+    first = kernel.send_update(card, answer={"picked": ["CSV"], "custom": ""})
+    time.sleep(0.4)  # a person's pace between two edits and the click (not an assertion)
+    held = kernel.send_update(card, answer={"picked": ["CSV", "Parquet", "JSON"], "custom": " Avro "})
+    assert held != first and card in kernel.held_edits()
+    time.sleep(0.4)
+    click = kernel.click(accept)
+    kernel.wait_idle(busy, timeout=30)
+    kernel.wait_idle(click, timeout=30)
+    kernel.wait_idle(held, timeout=30)  # the front end let it go after the first edit's idle
+    out = kernel.run("card = conn.client.open_cards()[0]\nprint(turn.done, card.values, card.form_errors.messages)")
+    assert out == ("False {'question_0': ['CSV', 'Parquet', 'JSON'], 'question_0_custom': ' Avro '} "
+                   f"[{LATE_EDITS_MESSAGE!r}]\n")
+    kernel.wait_idle(kernel.click(accept), timeout=30)
+    assert kernel.run("result = await turn\nprint('RESULT', result.text)") == f"RESULT {ANSWER}\n"

@@ -28,6 +28,7 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
 
     def __init__(self, **kwargs: Any) -> None:
         kernel.ensure_comm_status()  # or only the first edit of each control arrives while a cell awaits
+        kernel.track_front_end_edits()  # so an answer is never sent before edits still on their way
         super().__init__(**kwargs)
         self.add_class("nbacp-card")
         self._response: T | None = None
@@ -101,6 +102,11 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
         state = self.summary.value if self._resolved else "waiting for an answer"
         return f"<{type(self).__name__}: {state}>"
 
+    def _edits_may_lag(self) -> bool:
+        """True when a front-end action arrived while the front end may still hold edits of
+        this card's widgets (the kernel was busy): answering now could send a partial draft."""
+        return kernel.edits_may_lag(_model_ids(self))
+
     # -- closing from outside ---------------------------------------------------------
     def cancel_pending(self, reason: str) -> bool:
         """Close an open card as cancelled because the agent stopped waiting (turn ended, disconnect)."""
@@ -117,3 +123,15 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
             if hasattr(child, "disabled"):
                 child.disabled = True
             stack.extend(getattr(child, "children", ()))
+
+
+def _model_ids(root: widgets.Widget) -> list[str]:
+    ids: list[str] = []
+    stack: list[widgets.Widget] = [root]
+    while stack:
+        widget = stack.pop()
+        model_id = getattr(getattr(widget, "comm", None), "comm_id", None)
+        if isinstance(model_id, str):
+            ids.append(model_id)
+        stack.extend(getattr(widget, "children", ()))
+    return ids

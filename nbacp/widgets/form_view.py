@@ -17,6 +17,7 @@ import ipywidgets as widgets
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
 
 from nbacp.form import ChoiceField, Form, FormValidationError, Question, WireValue
+from nbacp.kernel import LATE_EDITS_MESSAGE
 from nbacp.widgets.card import Card
 from nbacp.widgets.choice_card import ChoiceCard
 from nbacp.widgets.controls import ErrorList, FieldControl, field_control
@@ -216,6 +217,9 @@ class ElicitationForm(Card[ElicitationResponse]):
     def accept(self) -> bool:
         """Send the draft if it validates; otherwise show every message and stay open (False)."""
         if self.done:
+            return False
+        if self._edits_may_lag():  # a click that overtook edits still held by the front end
+            self.form_errors.show([LATE_EDITS_MESSAGE])
             return False
         self._attempted = True
         values = self.values
