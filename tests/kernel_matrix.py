@@ -15,6 +15,8 @@ pyproject's dependencies change. ``python -m kernel_matrix`` (from tests/) build
 
 from __future__ import annotations
 
+import fcntl
+import glob
 import hashlib
 import json
 import os
@@ -32,12 +34,29 @@ CACHE = ROOT / ".cache" / "kernels"
 BUILD_TIMEOUT = 900.0
 
 
+def find_python(version: str) -> str | None:
+    """An interpreter of ``version`` already on this machine (PATH, or pyenv's versions); None if absent."""
+    candidates = [shutil.which(f"python{version}"), *sorted(glob.glob(
+        os.path.expanduser(f"~/.pyenv/versions/{version}.*/bin/python{version}")), reverse=True)]
+    for candidate in candidates:
+        if candidate and subprocess.run([candidate, "-c", "import venv, ssl"], capture_output=True).returncode == 0:
+            return candidate
+    return None
+
+
 @dataclass(frozen=True)
 class KernelEnv:
-    """One kernel stack: a short id for test names and the pins that define it."""
+    """One kernel stack: a short id for test names, the pins that define it, and the Python
+    it prefers (used when this machine has it, else the interpreter running the tests)."""
 
     id: str
     pins: tuple[str, ...]
+    python_version: str | None = None
+
+    @property
+    def base_python(self) -> str:
+        found = find_python(self.python_version) if self.python_version else None
+        return os.path.realpath(found or sys.executable)  # one spelling, so the stamp is stable
 
     @property
     def path(self) -> Path:
@@ -49,9 +68,10 @@ class KernelEnv:
 
 
 MATRIX: tuple[KernelEnv, ...] = (
-    # Colab's stack (it warns that upgrading ipykernel or tornado can crash its runtime).
+    # Colab's stack, on Python 3.12 like Colab where this machine has one (it warns that
+    # upgrading ipykernel or tornado can crash its runtime).
     KernelEnv("ipykernel-6.17", ("ipykernel==6.17.1", "ipython==7.34.0", "ipywidgets==7.7.1",
-                                 "jupyter_client==7.4.9", "anywidget==0.9.21")),
+                                 "jupyter_client==7.4.9", "tornado==6.4.2", "anywidget==0.9.21"), "3.12"),
     KernelEnv("ipykernel-6.29", ("ipykernel==6.29.5",)),
     KernelEnv("ipykernel-7.0", ("ipykernel==7.0.1",)),
     KernelEnv("ipykernel-7.3", ("ipykernel==7.3.0",)),
@@ -71,7 +91,7 @@ def requirements(env: KernelEnv) -> list[str]:
 
 
 def _stamp(env: KernelEnv) -> str:
-    text = json.dumps({"python": sys.version, "requirements": requirements(env)})
+    text = json.dumps({"python": env.base_python, "requirements": requirements(env)})
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -81,14 +101,25 @@ def is_ready(env: KernelEnv) -> bool:
 
 
 def build(env: KernelEnv) -> float:
-    """Create (or reuse) ``env``; returns the seconds spent. Raises with pip's output on failure."""
+    """Create (or reuse) ``env``; returns the seconds spent. Raises with pip's output on failure.
+
+    A lock file per environment makes a second builder (another pytest, ``python -m
+    kernel_matrix``) wait for the first instead of building over it.
+    """
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with open(CACHE / f"{env.id}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build_locked(env)
+
+
+def _build_locked(env: KernelEnv) -> float:
     if is_ready(env):
         return 0.0
     started = time.monotonic()
     if env.path.exists():
         shutil.rmtree(env.path)
     env.path.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([sys.executable, "-m", "venv", str(env.path)], check=True, capture_output=True,
+    subprocess.run([env.base_python, "-m", "venv", str(env.path)], check=True, capture_output=True,
                    timeout=BUILD_TIMEOUT)
     cmd = [str(env.python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *requirements(env)]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=BUILD_TIMEOUT,

@@ -24,6 +24,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -93,6 +94,7 @@ class KernelHarness:
                 held = self._held.pop(comm_id, None)
                 if held is not None:
                     self._unconfirmed[comm_id] = held["header"]["msg_id"]
+                    held["header"]["date"] = datetime.now(UTC)  # stamped when sent, as the browser does
                 return held
         return None
 
