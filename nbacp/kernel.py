@@ -40,6 +40,7 @@ __all__ = [
     "MIN_AWAIT_VERSION",
     "can_await_widgets",
     "cell_wait_refusal",
+    "edit_settle_delay",
     "edits_may_lag",
     "ensure_comm_status",
     "in_cell_task",
@@ -218,6 +219,11 @@ LATE_EDITS_MESSAGE = (
     "Nothing was sent: check the answer above and press Accept again."
 )
 
+#: After the kernel took a widget's edit, how long the front end may still be about to send the
+#: edit it held meanwhile (one round trip for the idle status and the held edit). A click that
+#: comes sooner is answered only after this much time, with whatever arrived by then.
+EDIT_SETTLE_SECONDS = 0.3
+
 # comm_id -> (the front end's send time of its last state edit, kernel monotonic time handled)
 _LAST_EDITS: dict[str, tuple[datetime.datetime, float]] = {}
 
@@ -262,6 +268,32 @@ def track_front_end_edits() -> bool:
     return True
 
 
+def edit_settle_delay(comm_ids: Iterable[str]) -> float:
+    """Seconds to wait before answering a front-end click, so an edit held by the front end
+    until the kernel's idle for the previous one can still arrive (0: answer now).
+
+    Only for a click being handled now (Python-side answers: 0), and only when one of the
+    widgets was edited less than :data:`EDIT_SETTLE_SECONDS` ago.
+    """
+    if _front_end_header() is None:
+        return 0.0
+    now = time.monotonic()
+    last = max((_LAST_EDITS[c][1] for c in comm_ids if c in _LAST_EDITS), default=None)
+    return 0.0 if last is None else max(0.0, last + EDIT_SETTLE_SECONDS - now)
+
+
+def _front_end_header() -> dict[str, Any] | None:
+    """The header of the comm message being handled right now, if any."""
+    kernel = _kernel() if running_in_kernel() else None
+    if kernel is None:
+        return None
+    try:
+        header = kernel.get_parent("shell").get("header", {})
+    except Exception:
+        return None
+    return header if isinstance(header, dict) and header.get("msg_type") == "comm_msg" else None
+
+
 def edits_may_lag(comm_ids: Iterable[str]) -> bool:
     """Whether the front end may still hold edits of these widgets that the kernel has not seen.
 
@@ -270,14 +302,8 @@ def edits_may_lag(comm_ids: Iterable[str]) -> bool:
     behind other work: the front end then held any later edit until after the action was sent.
     Python-side calls (headless policies, tests without a kernel) are never held back: False.
     """
-    kernel = _kernel() if running_in_kernel() else None
-    if kernel is None:
-        return False
-    try:
-        header = kernel.get_parent("shell").get("header", {})
-    except Exception:
-        return False
-    if header.get("msg_type") != "comm_msg":
+    header = _front_end_header()
+    if header is None:
         return False
     clicked = _message_date(header)
     if clicked is None:

@@ -107,6 +107,11 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
         this card's widgets (the kernel was busy): answering now could send a partial draft."""
         return kernel.edits_may_lag(_model_ids(self))
 
+    def _edit_settle_delay(self) -> float:
+        """Seconds before a front-end click may be answered (an edit held by the front end
+        right after the previous one reached the kernel may still be on its way)."""
+        return kernel.edit_settle_delay(_model_ids(self))
+
     # -- closing from outside ---------------------------------------------------------
     def cancel_pending(self, reason: str) -> bool:
         """Close an open card as cancelled because the agent stopped waiting (turn ended, disconnect)."""
