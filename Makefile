@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test test-py test-js test-notebooks typecheck lint bench clean
+.PHONY: setup demo test test-py test-js test-notebooks typecheck lint bench clean kernel-envs
 
 $(STAMP): pyproject.toml js/package.json
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -27,7 +27,12 @@ lint: $(STAMP)
 test-js: $(STAMP)
 	cd js && npm test
 
-test-py: $(STAMP) chromium
+# Virtualenvs with ipykernel 6.17.1 (+IPython 7.34, Colab) ... 7.4.0 for the kernel matrix tests,
+# built in parallel once and cached in .cache/kernels/ (the tests build them too if missing).
+kernel-envs: $(STAMP)
+	cd tests && ../$(BIN)/python -m kernel_matrix
+
+test-py: $(STAMP) chromium kernel-envs
 	$(BIN)/pytest -q -p no:cacheprovider
 
 test-notebooks: $(STAMP)
@@ -39,4 +44,4 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
 clean:
-	rm -rf $(VENV) js/node_modules nbacp/widgets/static/*.js
+	rm -rf $(VENV) js/node_modules nbacp/widgets/static/*.js .cache/kernels

@@ -164,3 +164,29 @@ def test_click_that_overtook_held_edits_is_refused_not_sent_partial(matrix_kerne
                    f"[{LATE_EDITS_MESSAGE!r}]\n")
     kernel.wait_idle(kernel.click(accept), timeout=30)
     assert kernel.run("result = await turn\nprint('RESULT', result.text)") == f"RESULT {ANSWER}\n"
+
+
+def test_stop_button_during_await_card_cancels_it(matrix_kernel: KernelHarness) -> None:
+    kernel = matrix_kernel
+    kernel.run(SETUP + "view = nbacp.ElicitationForm(message, schema, agent='test')\ndisplay(view)", timeout=60)
+    cell = kernel.execute("import asyncio\nasyncio.get_running_loop().call_soon(print, 'waiting')\n"
+                          "response = await view")
+    kernel.wait_for(lambda: "waiting" in kernel.stream_text(cell), 30, "the cell to wait")
+    kernel.interrupt()
+    kernel.wait_idle(cell, timeout=15)
+    error = kernel.error(cell)
+    assert error is not None and (error["ename"], error["evalue"]) == ("KeyboardInterrupt", INTERRUPTED_MESSAGE)
+    assert kernel.run("print(view.response, view.done)") == "field_meta=None action='cancel' True\n"
+
+
+def test_prompt_refuses_at_once_where_the_kernel_internals_are_missing(matrix_kernel: KernelHarness) -> None:
+    kernel = matrix_kernel
+    connect(kernel, "SchemaAgent(message, schema)")
+    kernel.run("import nbacp.kernel\nnbacp.kernel._shell_receiver = lambda kernel: None\n"
+               "nbacp.kernel._dispatches_comms_concurrently = lambda kernel: False")
+    cell = kernel.execute("result = await session.prompt('go')")
+    kernel.wait_idle(cell, timeout=30)
+    error = kernel.error(cell)
+    assert error is not None and error["ename"] == "RuntimeError"
+    assert error["evalue"] == kernel.run("print(nbacp.kernel.older_kernel_message(), end='')")
+    assert kernel.run("print(session.turn, conn.client.open_cards())") == "None []\n"  # nothing was sent
