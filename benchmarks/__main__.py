@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from benchmarks import roundtrip, roundtrip_memory, streaming
+from benchmarks import budgets, patterns, roundtrip, roundtrip_memory, streaming
 
-BENCHMARKS = ("streaming", "roundtrip")
+BENCHMARKS = ("streaming", "roundtrip", "patterns", "budgets")
 
 
 def main() -> None:
@@ -17,6 +17,8 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=10.0, help="streaming: CPU seconds the naive view may use")
     parser.add_argument("--questions", type=int, nargs="+", default=[200, 1_000], help="roundtrip: questions a turn")
     parser.add_argument("--open-cards", type=int, default=100, help="roundtrip: cards held open for the memory part")
+    parser.add_argument("--pattern-fields", type=int, nargs="+", default=[300], help="patterns: slow fields a form")
+    parser.add_argument("--pattern-count", type=int, nargs="+", default=[150], help="patterns: distinct large patterns")
     args = parser.parse_args()
     if "streaming" in args.only:
         run_streaming(args.sizes, args.budget)
@@ -24,6 +26,12 @@ def main() -> None:
         if "streaming" in args.only:
             print()
         run_roundtrip(args.questions, args.open_cards)
+    if "patterns" in args.only:
+        print()
+        patterns.main(args.pattern_fields, args.pattern_count)
+    if "budgets" in args.only:
+        print()
+        budgets.main()
 
 
 def run_streaming(sizes: list[int], budget: float) -> None:

@@ -24,6 +24,7 @@ _EXPORTS: dict[str, str] = {
     "Turn": "nbacp.client",
     "PromptResult": "nbacp.client",
     "connect": "nbacp.client",
+    "kernel_tools": "nbacp.client.tools",
 }
 
 __all__ = [
@@ -40,12 +41,27 @@ __all__ = [
     "UrlConsentCard",
     "__version__",
     "connect",
+    "kernel_tools",
 ]
 
 if TYPE_CHECKING:
     from nbacp.client import Connection, NotebookClient, PromptResult, Session, Turn, connect
+    from nbacp.client.tools import kernel_tools
     from nbacp.form import Form, FormValidationError, InvalidSchemaError
     from nbacp.widgets import ElicitationForm, PermissionCard, UrlConsentCard
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """``%load_ext nbacp``: the ``%%agent`` / ``%agent`` magics (see ``nbacp.magics``)."""
+    from nbacp.magics import load_ipython_extension as load
+
+    load(ipython)
+
+
+def unload_ipython_extension(ipython: Any) -> None:
+    from nbacp.magics import unload_ipython_extension as unload
+
+    unload(ipython)
 
 
 def __getattr__(name: str) -> Any:

@@ -8,7 +8,7 @@ permission unless a script names the option.
 Script entries (JSON-friendly, matched to cards in the order the cards appear)::
 
     {"pick": {"question_0": ["Alpha", "Beta"]}, "fill": {"question_0_custom": "gamma"}, "press": "accept"}
-    {"choose": "allow_once"}            # a permission card: option id or label
+    {"choose": "allow_once"}            # a permission card: option kind, else id, else label
     {"press": "open"}                   # a URL card: open / decline / cancel
     {"expect": "form", ...}             # optional: fail loudly if the card is of another kind
     {"skip": true}                      # leave this card for a person
@@ -70,7 +70,7 @@ def apply_entry(card: Any, entry: Mapping[str, Any], *, index: int = 0) -> None:
     if kind == "permission":
         if "choose" not in entry:
             raise ScriptError(f"Answer script entry {index} is for a permission card and needs 'choose'.")
-        card.choose(str(entry["choose"]))
+        card.choose(permission_option(card, str(entry["choose"]), index=index))
         return
     for name, labels in dict(entry.get("pick", {})).items():
         card.pick(name, *([labels] if isinstance(labels, str) else list(labels)))
@@ -82,6 +82,39 @@ def apply_entry(card: Any, entry: Mapping[str, Any], *, index: int = 0) -> None:
         raise ScriptError(f"Answer script entry {index}: 'press' must be one of {allowed} for a {kind} card.")
     # "open" is the button's word; the card's method is consent(), since Widget.open() is ipywidgets' own
     getattr(card, "consent" if press == "open" else str(press))()
+
+
+PERMISSION_KINDS = ("allow_once", "allow_always", "reject_once", "reject_always")
+
+
+def permission_option(card: Any, wanted: str, *, index: int = 0) -> str:
+    """The option id a script's ``choose`` names: by ACP kind first, then by id, then by label.
+
+    Kinds come first because option ids differ per agent for the same meaning (claude
+    ``allow-once``, codex ``allow_once``, gemini ``proceed_once``), so ``"allow_once"`` is the
+    one script entry that works with all of them. A kind offered twice is ambiguous unless
+    ``wanted`` is also an option's id (ids are unique). Nothing is guessed: an ambiguous or
+    unknown entry raises, and the card stays for a person with the error shown on it.
+    """
+    options = list(getattr(card, "options", ()))
+    by_kind = [o for o in options if getattr(o, "kind", None) == wanted]
+    if len(by_kind) == 1:
+        return str(by_kind[0].option_id)
+    by_id = [o for o in options if getattr(o, "option_id", None) == wanted]
+    if len(by_id) == 1:
+        return str(by_id[0].option_id)
+    by_label = [o for o in options if getattr(o, "name", None) == wanted]
+    if len(by_label) == 1 and not by_kind:
+        return str(by_label[0].option_id)
+    offered = ", ".join(
+        f"{getattr(o, 'option_id', '?')!r} ({getattr(o, 'name', '?')!r}, {getattr(o, 'kind', '?')})" for o in options
+    ) or "none"
+    if by_kind or by_label:
+        what = "kind" if by_kind else "label"
+        problem = f"matches {len(by_kind or by_label)} options by {what}"
+    else:
+        problem = "matches no option's kind, id or label"
+    raise ScriptError(f"Answer script entry {index}: choose {wanted!r} {problem}; offered: {offered}.")
 
 
 def decline(card: Any) -> None:

@@ -295,7 +295,7 @@ def test_option_descriptions_previews_and_recommended() -> None:
         {"type": "_x-foo"},
         {"type": "color"},
         {"type": "array", "items": {"type": "number", "enum": [1, 2]}},
-        {"type": "array", "items": {"type": "string"}},
+        {"type": "array", "items": {"type": "_x-color", "anyOf": [{"const": "r", "title": "Red"}]}},
         {"type": "object"},
         {},
     ],
@@ -355,4 +355,5 @@ def test_huge_integer_bounds_are_finite_bounds_not_a_crash() -> None:
     )
     errors = form.validate({"n": 5, "x": 1.0})
     assert errors == {"n": [f"Must be at least {10**400}."], "x": [f"Must be at most {-(10**400)}."]}
-    assert form.content({"n": 10**400 + 1}) == {"n": 10**400 + 1}
+    # ... but an answer past int64 is one the agent cannot decode (see test_form_spec_points)
+    assert "n" in form.validate({"n": 10**400 + 1})

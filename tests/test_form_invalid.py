@@ -22,7 +22,6 @@ def test_not_an_object(schema: Any) -> None:
 @pytest.mark.parametrize(
     ("schema", "names"),
     [
-        ({"type": "array"}, "'object'"),
         ({"type": "object", "properties": ["a", "b"]}, "'properties'"),
         ({"properties": "a"}, "'properties'"),
         ({"properties": {}, "required": "a"}, "'required'"),

@@ -37,9 +37,14 @@ export function typed(answer, text) {
   return { picked: [...answer.picked], custom: text };
 }
 
-/** Single-select with non-blank custom text: the pending pick is overridden, not lost. */
+/** A note box annotates the pick (both are sent); an Other box on a single-select replaces it. */
+export function isNote(spec) {
+  return Boolean(spec.custom && spec.custom.mode === "note");
+}
+
+/** Single-select with non-blank Other text: the pending pick is overridden, not lost. */
 export function isOverridden(spec, answer) {
-  return !spec.multi && answer.custom.trim() !== "";
+  return !spec.multi && !isNote(spec) && answer.custom.trim() !== "";
 }
 
 /** Case-insensitive substring match on label + description; blank query matches all. */

@@ -119,7 +119,7 @@ export function buildView(spec, root) {
     const inputId = `${base}-other`;
     const cdescId = `${base}-other-desc`;
     const chintId = `${base}-other-hint`;
-    const exclusive = !multi && rows.length > 0;
+    const exclusive = !multi && rows.length > 0 && !S.isNote(spec);
     const input = h("input", {
       class: "nbacp-cc-other-input",
       type: "text",

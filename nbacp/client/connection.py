@@ -20,9 +20,11 @@ from acp.client.connection import ClientSideConnection
 from acp.schema import Implementation
 
 from nbacp import __version__, kernel
-from nbacp.client import transports
+from nbacp.client import guard as guarding
+from nbacp.client import notes, transports
 from nbacp.client.handler import AnswerPolicy, NotebookClient
 from nbacp.client.session import Session, _display
+from nbacp.client.tools import KernelTools
 from nbacp.errors import AgentError, ConnectError
 
 log = logging.getLogger(__name__)
@@ -49,6 +51,17 @@ class Connection:
         self.sessions: list[Session] = []
         self.closed = False
         self._stack = stack
+        self.guard: guarding.Guard | None = None  # set by connect(): checks every message from the agent
+
+    def disconnect_reason(self) -> str | None:
+        """Why the transport closed, when nbacp can tell (a websocket size limit), else None."""
+        limits = self.guard.limits if self.guard is not None else None
+        return limits.disconnect_reason() if limits is not None else None
+
+    @property
+    def log(self) -> notes.ConnectionLog | None:
+        """One-line notes of what went wrong on this connection (refused requests, SDK errors)."""
+        return self.guard.log if self.guard is not None else None
 
     @property
     def agent_info(self) -> Implementation | None:
@@ -58,13 +71,29 @@ class Connection:
     def agent_capabilities(self) -> Any:
         return getattr(self.initialize_response, "agent_capabilities", None)
 
-    async def new_session(self, cwd: str | os.PathLike[str] = ".", *, mcp_servers: list[Any] | None = None) -> Session:
+    async def new_session(
+        self,
+        cwd: str | os.PathLike[str] = ".",
+        *,
+        mcp_servers: list[Any] | None = None,
+        tools: KernelTools | None = None,
+    ) -> Session:
+        """A new session; ``tools=nbacp.kernel_tools()`` gives the agent this kernel as an MCP server."""
         path = os.path.abspath(os.fspath(cwd))
+        tool_server = await tools.start(self.client, self.agent_capabilities) if tools is not None else None
+        servers = [*(mcp_servers or []), *([tool_server.entry()] if tool_server is not None else [])]
         try:
-            response = await self.agent.new_session(cwd=path, mcp_servers=mcp_servers or [])
-        except RequestError as exc:
-            raise AgentError(exc.code, str(exc), exc.data) from None
+            response = await self.agent.new_session(cwd=path, mcp_servers=servers)
+        except BaseException as exc:
+            if tool_server is not None:
+                await tool_server.close()
+            if isinstance(exc, RequestError):
+                raise AgentError(exc.code, str(exc), exc.data) from None
+            raise
         session = Session(self, response.session_id, path, response)
+        if tool_server is not None:
+            tool_server.bind(session.id)
+            session.tools = tool_server
         self.sessions.append(session)
         return session
 
@@ -80,6 +109,9 @@ class Connection:
         except Exception as exc:  # the peer is already gone (reset, websocket closed): nothing left to release
             log.debug("transport already closed: %r", exc)
         finally:
+            for session in self.sessions:
+                if session.tools is not None:
+                    await session.tools.close()
             turns = [s.turn._task for s in self.sessions if s.turn is not None and not s.turn.done]
             for task in turns:
                 task.cancel()
@@ -126,15 +158,22 @@ def connect(
     env: dict[str, str] | None = None,
     cwd: str | None = None,
     name: str | None = None,
+    max_message_bytes: int = transports.MAX_MESSAGE_BYTES,
+    timeout: float | None = 60.0,
 ) -> _Connecting:
     """Connect to an agent: ``conn = await nbacp.connect(target)``.
 
     ``target`` is an ACP agent object (run in this kernel), a command (``["claude-agent-acp"]``
     or ``"python -m my_agent"``, run as a subprocess over stdio), or an acpremote URL
     (``"ws://127.0.0.1:8765/acp/ws"``; ``token`` is its bearer token). ``answers`` is a
-    headless policy (see ``nbacp.answers``); None waits for a person.
+    headless policy (see ``nbacp.answers``); None waits for a person. ``max_message_bytes`` is
+    the largest websocket message accepted or sent (acpremote's own default is 1 MiB);
+    ``timeout`` bounds how long the agent may take to answer ``initialize`` (None: no bound).
     """
-    kwargs = dict(answers=answers, token=token, headers=headers, env=env, cwd=cwd, name=name)
+    kwargs = dict(
+        answers=answers, token=token, headers=headers, env=env, cwd=cwd, name=name,
+        max_message_bytes=max_message_bytes, timeout=timeout,
+    )
     return _Connecting(target, kwargs)
 
 
@@ -147,13 +186,18 @@ async def _open(
     env: dict[str, str] | None,
     cwd: str | None,
     name: str | None,
+    max_message_bytes: int,
+    timeout: float | None,
 ) -> Connection:
     kernel.ensure_comm_status()
     client = NotebookClient(answers=answers, agent_name=name)
     stack = contextlib.AsyncExitStack()
+    guard = client.guard = guarding.Guard(client, notes.ConnectionLog())
+    routing = notes.routing(guard.log)  # the SDK's tasks, created below, log to this connection
     try:
         if isinstance(target, str) and target.startswith(("ws://", "wss://")):
-            agent, kind = await transports.websocket(client, target, token, headers, stack), "remote"
+            agent, limits = await transports.websocket(client, target, token, headers, stack, max_message_bytes)
+            kind, guard.limits, client.max_answer_bytes = "remote", limits, limits.outgoing
         elif isinstance(target, str | Sequence) and not isinstance(target, bytes):
             agent, kind = await transports.stdio(client, target, env, cwd, stack), "subprocess"
         elif hasattr(target, "prompt") and hasattr(target, "initialize"):
@@ -162,12 +206,21 @@ async def _open(
             raise TypeError(
                 f"connect() takes an ACP agent object, a command or a ws:// URL, not {type(target).__name__}"
             )
+        guard.install(agent)  # already done by client.on_connect; kept for transports that bypass it
         try:
-            init = await agent.initialize(
-                protocol_version=PROTOCOL_VERSION,
-                client_capabilities=NotebookClient.capabilities(),
-                client_info=CLIENT_INFO,
+            init = await asyncio.wait_for(
+                agent.initialize(
+                    protocol_version=PROTOCOL_VERSION,
+                    client_capabilities=NotebookClient.capabilities(),
+                    client_info=CLIENT_INFO,
+                ),
+                timeout,
             )
+        except TimeoutError:
+            raise ConnectError(
+                f"The agent did not answer initialize within {timeout:g} s; is it an ACP agent? "
+                "(connect(..., timeout=...) sets the bound)"
+            ) from None
         except RequestError as exc:
             raise AgentError(exc.code, str(exc), exc.data) from None
         except ConnectionError as exc:
@@ -175,10 +228,14 @@ async def _open(
     except BaseException:
         await stack.aclose()
         raise
+    finally:
+        notes.reset_routing(routing)
     info = getattr(init, "agent_info", None)
     if client.agent_name is None:
         client.agent_name = (info.title or info.name) if info is not None else "agent"
     conn = Connection(client, agent, stack, init, kind=kind)
+    conn.guard = guard
+    guard.log.listeners.append(client.show_note)
     _show_inbox(client)
     return conn
 

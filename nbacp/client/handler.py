@@ -34,6 +34,7 @@ from acp.schema import (
 from nbacp.form import InvalidSchemaError
 
 if TYPE_CHECKING:
+    from nbacp.client.guard import Guard
     from nbacp.widgets.card import Card
 
 log = logging.getLogger(__name__)
@@ -65,6 +66,14 @@ class NotebookClient:
         self._url_cards: dict[str, Any] = {}
         self._policy_tasks: set[asyncio.Task[Any]] = set()
         self.updates: dict[str, list[Any]] = {}
+        self.max_answer_bytes: int | None = None  # the transport's limit for one outgoing message
+        self.guard: Guard | None = None  # installed on the SDK connection as soon as it exists
+
+    def on_connect(self, conn: Any) -> None:
+        """Called by the SDK's ClientSideConnection at the end of its constructor, before any
+        message is read: the guard is in place for the agent's very first frame."""
+        if self.guard is not None:
+            self.guard.install(conn)
 
     # -- capabilities -------------------------------------------------------------------
     @staticmethod
@@ -86,6 +95,14 @@ class NotebookClient:
         if session_id is not None and session_id in self._surfaces:
             return self._surfaces[session_id]
         return self.inbox
+
+    def show_note(self, line: str) -> None:
+        """A line of the connection's log, shown in every running turn (or the inbox between turns)."""
+        targets = list(self._surfaces.values()) or ([self.inbox] if self.inbox is not None else [])
+        for surface in targets:
+            note = getattr(surface, "note", None)
+            if note is not None:
+                note(line)
 
     def open_cards(self, session_id: str | None = None) -> list[Card[Any]]:
         if session_id is None:
@@ -111,10 +128,18 @@ class NotebookClient:
                 target.note_answer(kind, question, card.summary.value)
 
         card.on_resolve(finished)
+        if self.max_answer_bytes is not None:
+            card.response_check = self._answer_fits
         if surface is not None:
             surface.add_card(card)
         self._offer(card)
         return await card
+
+    def _answer_fits(self, response: Any) -> str | None:
+        """Why ``response`` cannot be sent in one message of the transport, or None."""
+        from nbacp.client.budget import answer_problem
+
+        return answer_problem(response, self.max_answer_bytes)
 
     def _offer(self, card: Card[Any]) -> None:
         """Hand the card to the policy; a failing policy leaves the card to a person."""

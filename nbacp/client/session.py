@@ -10,18 +10,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Generator
+import weakref
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from acp import RequestError, text_block
 
 from nbacp import kernel
+from nbacp.client import attachments
+from nbacp.client.attachments import Attachment
+from nbacp.client.budget import prompt_problem
+from nbacp.client.namespace import name_of
 from nbacp.errors import AgentError, ConnectionLost
 from nbacp.render.record import record_text
 
 if TYPE_CHECKING:
     from nbacp.client.connection import Connection
+    from nbacp.client.tools.server import KernelToolServer
     from nbacp.widgets.transcript import Transcript
 
 
@@ -76,10 +82,19 @@ def refuse_to_wait_in_cell() -> None:
 class Turn:
     """A running prompt. Await it (any number of times) for the PromptResult."""
 
-    def __init__(self, session: Session, text: str, transcript: Transcript, *, placeholder: bool = True) -> None:
+    def __init__(
+        self,
+        session: Session,
+        text: str,
+        transcript: Transcript,
+        *,
+        placeholder: bool = True,
+        attachments: list[Attachment] | None = None,
+    ) -> None:
         self.session = session
         self.text = text
         self.transcript = transcript
+        self.attachments = list(attachments or [])
         self.record: Record | None = None  # set when the turn ends
         # A placeholder filled through its display id reaches the cell after it went idle (start()),
         # but nbval ignores update_display_data; an awaited prompt() displays the record itself.
@@ -111,14 +126,16 @@ class Turn:
         error: BaseException | None = None
         stop_reason, reason = "error", "the turn failed"
         try:
-            response = await session.connection.agent.prompt(session_id=session.id, prompt=[text_block(self.text)])
+            blocks = [a.block for a in self.attachments] or [text_block(self.text)]
+            response = await session.connection.agent.prompt(session_id=session.id, prompt=blocks)
             stop_reason = str(response.stop_reason)
             reason = "the agent ended the turn"
         except RequestError as exc:
             error = AgentError(exc.code, str(exc), exc.data)
             reason = "the agent failed the turn"
         except ConnectionError as exc:
-            error = ConnectionLost(f"The connection to the agent was lost during the turn ({exc}).")
+            why = session.connection.disconnect_reason() or str(exc)
+            error = ConnectionLost(f"The connection to the agent was lost during the turn ({why}).")
             stop_reason, reason = "disconnected", "the connection to the agent was lost"
         except asyncio.CancelledError:
             stop_reason, reason = "cancelled", "the connection was closed"
@@ -126,6 +143,8 @@ class Turn:
         except Exception as exc:  # e.g. a reply the SDK could not parse: end the turn cleanly, then raise it
             error = exc
         finally:
+            if session.connection.guard is not None:  # a half emoji still held back becomes U+FFFD
+                await session.connection.guard.end_turn(session.id)
             client.cancel_cards(reason, session.id)  # before detaching, so the record notes them
             client.detach(session.id, self.transcript)
         self.transcript.finish(stop_reason)
@@ -145,39 +164,78 @@ class Turn:
         return result
 
 
+_last_session: list[weakref.ref[Session]] = []
+
+
+def last_session() -> Session | None:
+    """The session created or prompted most recently (``%%agent`` without a name), if still alive."""
+    session = _last_session[0]() if _last_session else None
+    return session if session is not None and not session.connection.closed else None
+
+
+def _mark_used(session: Session) -> None:
+    _last_session[:] = [weakref.ref(session)]
+
+
 class Session:
     """One ACP session of a connection. ``prompt`` renders into the cell that awaits it."""
 
     def __init__(self, connection: Connection, session_id: str, cwd: str, response: Any = None) -> None:
+        _mark_used(self)
         self.connection = connection
         self.id = session_id
         self.cwd = cwd
         self.response = response
         self.turn: Turn | None = None
+        self.tools: KernelToolServer | None = None  # the kernel's MCP server, when started with tools=
 
     @property
     def updates(self) -> list[Any]:
         """Every session/update received for this session, in order, inside turns or not."""
         return list(self.connection.client.updates.get(self.id, ()))
 
-    def start(self, text: str) -> Turn:
-        """Send a prompt without waiting: the turn's view is shown in the current cell."""
-        return self._start(text, placeholder=True)
+    def start(self, text: str, *objects: Any, max_rows: int = attachments.MAX_ROWS) -> Turn:
+        """Send a prompt without waiting: the turn's view is shown in the current cell.
 
-    def _start(self, text: str, *, placeholder: bool) -> Turn:
+        ``objects`` (DataFrames, figures, file paths, more text) are attached as in ``prompt``.
+        """
+        return self._start(text, objects, max_rows, placeholder=True)
+
+    def attach(self, text: str, *objects: Any, max_rows: int = attachments.MAX_ROWS) -> list[Attachment]:
+        """The content blocks a prompt would send, checked against the agent's promptCapabilities.
+
+        Raises ``AttachmentError`` naming the missing capability; nothing is sent either way.
+        """
+        return attachments.convert(
+            [text, *objects], self.connection.agent_capabilities, namer=name_of, max_rows=max_rows
+        )
+
+    def _start(self, text: str, objects: Sequence[Any], max_rows: int, *, placeholder: bool) -> Turn:
         from nbacp.widgets.transcript import Transcript
 
         if self.turn is not None and not self.turn.done:
             raise RuntimeError("This session already has a turn running; await it or cancel it first.")
-        transcript = Transcript(prompt=text)
+        parts = self.attach(text, *objects, max_rows=max_rows) if objects else []  # raises before sending
+        limit = self.connection.client.max_answer_bytes
+        if (problem := prompt_problem([p.block for p in parts] or [text_block(text)], limit)) is not None:
+            raise ValueError(problem)  # a websocket would close over it (server limit): refuse before sending
+        _mark_used(self)
+        line = attachments.summary_line(parts)
+        transcript = Transcript(prompt=f"{text}\n\n{line}" if line else text)
         _display(transcript)
-        self.turn = Turn(self, text, transcript, placeholder=placeholder)
+        self.turn = Turn(self, text, transcript, placeholder=placeholder, attachments=parts)
         return self.turn
 
-    async def prompt(self, text: str) -> PromptResult:
-        """Prompt and wait for the turn; the stop button cancels the turn and its open questions."""
+    async def prompt(self, text: str, *objects: Any, max_rows: int = attachments.MAX_ROWS) -> PromptResult:
+        """Prompt and wait for the turn; the stop button cancels the turn and its open questions.
+
+        ``objects`` go with the text: a pandas/polars DataFrame as an embedded CSV resource (schema,
+        row count, the first ``max_rows`` rows), a matplotlib figure or any ``_repr_png_`` object as
+        an image, a path as a resource link (embedded when small and the agent accepts embedded
+        context). Whatever the agent's promptCapabilities do not allow is refused before sending.
+        """
         refuse_to_wait_in_cell()
-        turn = self._start(text, placeholder=False)
+        turn = self._start(text, objects, max_rows, placeholder=False)
         try:
             return await kernel.wait_in_cell(asyncio.shield(turn._task), on_interrupt=self.cancel)
         finally:

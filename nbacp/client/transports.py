@@ -19,6 +19,9 @@ from acp.interfaces import Client
 from nbacp.client.handler import NotebookClient
 from nbacp.errors import ConnectError
 
+MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+"""Default websocket message bound, both ways (acpremote's own is 1 MiB: one long diff or answer)."""
+
 
 def memory(client: NotebookClient, agent_obj: Any, stack: contextlib.AsyncExitStack) -> ClientSideConnection:
     from acp._transport import memory_transport_pair  # in-process pair; private in SDK 0.12
@@ -61,7 +64,9 @@ async def websocket(
     token: str | None,
     headers: dict[str, str] | None,
     stack: contextlib.AsyncExitStack,
-) -> ClientSideConnection:
+    max_message_bytes: int = MAX_MESSAGE_BYTES,
+) -> tuple[ClientSideConnection, RemoteLimits]:
+    """The connection, and what to tell the person when the websocket closes over a size limit."""
     from acpremote import TransportOptions, connect_remote_agent
     from websockets.exceptions import InvalidStatus, WebSocketException
 
@@ -71,7 +76,9 @@ async def websocket(
             url,
             bearer_token=token,
             headers=headers,
-            options=TransportOptions(use_unstable_protocol=True),
+            options=TransportOptions(
+                use_unstable_protocol=True, max_size=max_message_bytes, reader_limit=max_message_bytes
+            ),
         )
     except InvalidStatus as exc:
         status = exc.response.status_code
@@ -83,4 +90,32 @@ async def websocket(
     except (TimeoutError, OSError, WebSocketException) as exc:
         raise ConnectError(f"Could not reach the agent server at {url}: {exc}") from None
     stack.push_async_callback(remote.close)
-    return remote.connection
+    server_max = getattr(remote.metadata, "max_size", None)
+    limits = RemoteLimits(remote.websocket, max_message_bytes, server_max if isinstance(server_max, int) else None)
+    return remote.connection, limits
+
+
+class RemoteLimits:
+    """The websocket's size limits: ours (incoming) and the server's (our outgoing messages)."""
+
+    def __init__(self, ws: Any, incoming: int, server: int | None) -> None:
+        self._ws = ws
+        self.incoming = incoming
+        self.outgoing = min(incoming, server) if server else incoming
+
+    def disconnect_reason(self) -> str | None:
+        """Why the websocket closed, when it was a size limit (close code 1009), else None."""
+        protocol = getattr(self._ws, "protocol", None)
+        sent, received = getattr(protocol, "close_sent", None), getattr(protocol, "close_rcvd", None)
+        server_first = bool(getattr(protocol, "close_rcvd_then_sent", False))  # who closed first
+        if received is not None and received.code == 1009 and server_first:
+            return (
+                f"the agent server refused a message from the notebook as too large ({received.reason}); "
+                "its limit is set on the server (acpremote TransportOptions.max_size)"
+            )
+        if sent is not None and sent.code == 1009:
+            return (
+                f"the agent sent a message larger than max_message_bytes={self.incoming:,} bytes ({sent.reason}); "
+                "connect(url, max_message_bytes=...) accepts larger ones"
+            )
+        return None

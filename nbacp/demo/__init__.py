@@ -2,7 +2,7 @@
 
 ``nbacp.connect(nbacp.demo.demo_agent())`` runs it in the kernel; ``python -m nbacp.demo
 serve --port P --token T`` serves it on loopback over acpremote. Prompt words pick the path:
-"full", "quick", "single", "login" (anything else gets a short help text).
+"full", "quick", "single", "login", "explore" (anything else gets a short help text).
 """
 
 from __future__ import annotations

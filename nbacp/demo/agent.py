@@ -11,8 +11,8 @@ from typing import Any
 from pydantic_acp import AcpSessionContext, AdapterConfig, create_acp_agent
 from pydantic_ai import Agent, RunContext
 
-from nbacp.demo import tools
-from nbacp.demo.model import LOGIN_TOOL, PLAN_TOOL, demo_model
+from nbacp.demo import explore, tools
+from nbacp.demo.model import EXPLORE_TOOL, LOGIN_TOOL, PLAN_TOOL, demo_model
 from nbacp.demo.plan import Plan
 
 AGENT_NAME = "nbacp-demo"
@@ -36,6 +36,11 @@ def demo_agent(*, plans: list[Plan] | None = None) -> Any:
         """Sign in to the warehouse through a URL the person opens."""
         return await tools.sign_in(ctx.deps)
 
+    @agent.tool(name=EXPLORE_TOOL)
+    async def explore_notebook(ctx: RunContext[AcpSessionContext]) -> str:
+        """Look at the person's DataFrames through the notebook's kernel tools (MCP)."""
+        return await explore.explore_notebook(ctx.deps)
+
     class _Source:
         async def get_agent(self, session: AcpSessionContext) -> Agent[AcpSessionContext, str]:
             return agent
@@ -43,5 +48,10 @@ def demo_agent(*, plans: list[Plan] | None = None) -> Any:
         async def get_deps(self, session: AcpSessionContext, agent: Any) -> AcpSessionContext:
             return session
 
-    config = AdapterConfig(agent_name=AGENT_NAME, agent_title=AGENT_TITLE, enable_model_config_option=False)
+    config = AdapterConfig(
+        agent_name=AGENT_NAME,
+        agent_title=AGENT_TITLE,
+        enable_model_config_option=False,
+        capability_bridges=[explore.AcceptsHttpMcpServers()],
+    )
     return create_acp_agent(agent_source=_Source(), config=config)

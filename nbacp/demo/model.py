@@ -18,12 +18,15 @@ SCENARIOS: dict[str, str] = {
     "quick": "one multi-select question with an Other box",
     "single": "one single-select question with an Other box",
     "login": "a URL to open (consent first), completed by the agent afterwards",
+    "explore": "look at your DataFrames through the kernel tools (session started with tools=nbacp.kernel_tools())",
 }
 PLAN_TOOL = "plan_pipeline_run"
 LOGIN_TOOL = "sign_in"
+EXPLORE_TOOL = "explore_notebook"
 
 INTRO = ["Let's plan ", "tonight's data ", "pipeline run. ", "I have a few ", "questions first."]
 LOGIN_INTRO = ["The warehouse ", "needs you to ", "sign in first."]
+EXPLORE_INTRO = ["Let me look ", "at the variables ", "in your notebook."]
 REPORT_HEAD = "\n\nHere is what I received:\n"
 
 
@@ -50,6 +53,13 @@ def _words(text: str) -> list[str]:
     return chunks
 
 
+def _typed_text(part: UserPromptPart) -> str:
+    """What the person typed: the first text of the prompt, not the text of attached resources."""
+    if isinstance(part.content, str):
+        return part.content
+    return next((item for item in part.content if isinstance(item, str)), "")
+
+
 def _last_request(messages: list[ModelMessage]) -> ModelRequest | None:
     last = messages[-1] if messages else None
     return last if isinstance(last, ModelRequest) else None
@@ -61,19 +71,22 @@ async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator
     parts = request.parts if request is not None else []
     returned = [p for p in parts if isinstance(p, ToolReturnPart)]
     if returned:
-        head = "\n\n" if returned[0].tool_name == LOGIN_TOOL else REPORT_HEAD
+        head = "\n\n" if returned[0].tool_name in (LOGIN_TOOL, EXPLORE_TOOL) else REPORT_HEAD
         for chunk in _words(head + str(returned[0].content)):
             yield chunk
         return
-    prompt = " ".join(p.content for p in parts if isinstance(p, UserPromptPart) and isinstance(p.content, str))
+    prompt = " ".join(_typed_text(p) for p in parts if isinstance(p, UserPromptPart))
     scenario = scenario_of(prompt)
     if scenario is None:
         for chunk in _words(help_text()):
             yield chunk
         return
-    for chunk in LOGIN_INTRO if scenario == "login" else INTRO:
+    intro, tool, args = {
+        "login": (LOGIN_INTRO, LOGIN_TOOL, {}),
+        "explore": (EXPLORE_INTRO, EXPLORE_TOOL, {}),
+    }.get(scenario, (INTRO, PLAN_TOOL, {"scenario": scenario}))
+    for chunk in intro:
         yield chunk
-    tool, args = (LOGIN_TOOL, {}) if scenario == "login" else (PLAN_TOOL, {"scenario": scenario})
     yield {0: DeltaToolCall(name=tool, json_args=json.dumps(args), tool_call_id=f"{tool}-{len(messages)}")}
 
 

@@ -17,8 +17,10 @@ from nbacp.form.fields import (
     UnsupportedField,
 )
 from nbacp.form.model import Form, WireValue
+from nbacp.form.patterns import PATTERN_BUDGET
 
 __all__ = [
+    "PATTERN_BUDGET",
     "PATTERN_TIMEOUT",
     "BooleanField",
     "ChoiceField",

@@ -7,21 +7,24 @@ problems at once.
 
 from __future__ import annotations
 
-import datetime as _dt
+import calendar
+import ipaddress
 import math
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-import regex
-import rfc3339_validator
+import email_validator
 import rfc3986_validator
-import validators
 
 from nbacp.form.fields import BooleanField, ChoiceField, Field, NumberField, StringField, UnsupportedField
-from nbacp.form.patterns import COMPILE_BUDGET, expansion_cost
+from nbacp.form.patterns import PATTERN_BUDGET, PatternPass
 
-PATTERN_TIMEOUT: Final = 0.1
-"""Seconds an agent-supplied ``pattern`` may run before the value is refused (the spec asks for a bound)."""
+PATTERN_TIMEOUT: Final = PATTERN_BUDGET
+"""Seconds all of a form's ``pattern`` checks may take together in one pass (the spec asks for a bound)."""
+
+INT64: Final = (-(2**63), 2**63 - 1)
+"""ACP integers are 64-bit on the wire: an answer outside this range cannot be decoded by the agent."""
 
 
 class _Absent:
@@ -33,24 +36,85 @@ ABSENT: Final = _Absent()
 Checked = tuple[Any, list[str]]
 
 
+_DATE: Final = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", re.ASCII)
+_DATE_TIME: Final = re.compile(
+    r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?"
+    r"(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))",
+    re.ASCII,
+)
+
+
 def _is_date(text: str) -> bool:
-    if regex.fullmatch(r"\d{4}-\d{2}-\d{2}", text) is None:
+    """RFC 3339 ``full-date``: exactly YYYY-MM-DD with ASCII digits and a real calendar day."""
+    found = _DATE.fullmatch(text)
+    if found is None:
         return False
+    year, month, day = (int(g) for g in found.groups())
+    if not 1 <= month <= 12:
+        return False
+    days = (31, 29 if calendar.isleap(year) else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
+    return 1 <= day <= days
+
+
+def _is_date_time(text: str) -> bool:
+    """RFC 3339 ``date-time`` exactly: ``T``/``Z`` in either case, a leap second only at 23:59:60 UTC.
+
+    ``fullmatch`` (not ``$``) so that a trailing newline is refused.
+    """
+    found = _DATE_TIME.fullmatch(text)
+    if found is None or not _is_date(found.group(1)):
+        return False
+    hour, minute, second = int(found.group(2)), int(found.group(3)), int(found.group(4))
+    sign, off_hour, off_minute = found.group(5), found.group(6), found.group(7)
+    offset = 0
+    if sign is not None:
+        if int(off_hour) > 23 or int(off_minute) > 59:
+            return False
+        offset = (int(off_hour) * 60 + int(off_minute)) * (1 if sign == "+" else -1)
+    if hour > 23 or minute > 59 or second > 60:
+        return False
+    if second == 60:  # a leap second happens at 23:59:60 UTC only
+        utc_minutes = (hour * 60 + minute - offset) % (24 * 60)
+        return utc_minutes == 23 * 60 + 59
+    return True
+
+
+def _is_email(text: str) -> bool:
+    """RFC 5321 syntax (quoted local parts and address literals included), never a DNS look-up."""
     try:
-        _dt.date.fromisoformat(text)
-    except ValueError:
+        email_validator.validate_email(
+            text,
+            check_deliverability=False,
+            allow_quoted_local=True,
+            allow_domain_literal=True,
+            globally_deliverable=False,
+        )
+    except email_validator.EmailNotValidError:
         return False
     return True
 
 
+_IP_LITERAL: Final = re.compile(r"//(?:[^/?#@]*@)?\[([^\]]*)\]")
+
+
+def _is_uri(text: str) -> bool:
+    """RFC 3986 ``URI``; an IPv6 host literal must also be a real address (no leading zeros)."""
+    if rfc3986_validator.validate_rfc3986(text, rule="URI") is None:
+        return False
+    literal = _IP_LITERAL.search(text)
+    if literal is not None and not literal.group(1).lower().startswith("v"):  # "v1.x": IPvFuture
+        try:
+            ipaddress.IPv6Address(literal.group(1))
+        except ValueError:
+            return False
+    return True
+
+
 _FORMATS: Final[dict[str, tuple[Callable[[str], bool], str]]] = {
-    "email": (lambda s: validators.email(s) is True, "an email address"),
-    "uri": (
-        lambda s: rfc3986_validator.validate_rfc3986(s, rule="URI") is not None,
-        "a URI (like https://example.com)",
-    ),
+    "email": (_is_email, "an email address"),
+    "uri": (_is_uri, "a URI (like https://example.com)"),
     "date": (_is_date, "a date (YYYY-MM-DD)"),
-    "date-time": (lambda s: bool(rfc3339_validator.validate_rfc3339(s)), "a date and time (RFC 3339)"),
+    "date-time": (_is_date_time, "a date and time (RFC 3339)"),
 }
 
 
@@ -58,20 +122,7 @@ def known_format(name: str | None) -> bool:
     return name in _FORMATS
 
 
-def pattern_error(pattern: str, text: str) -> str | None:
-    """Run the agent's pattern (JSON Schema: unanchored search) under a time and memory bound."""
-    if expansion_cost(pattern) > COMPILE_BUDGET:
-        return "The pattern this field requires is too complex to check safely; the value cannot be accepted."
-    try:
-        found = regex.search(pattern, text, timeout=PATTERN_TIMEOUT)
-    except TimeoutError:
-        return "The pattern this field requires took too long to check; the value cannot be accepted."
-    except (regex.error, ValueError, OverflowError, RecursionError):
-        return f"The agent's pattern {pattern!r} is not a valid regular expression."
-    return None if found is not None else f"Must match the pattern {pattern}."
-
-
-def check_string(field: StringField, value: Any) -> Checked:
+def check_string(field: StringField, value: Any, patterns: PatternPass | None = None) -> Checked:
     if value is None or value == "":
         return ABSENT, []
     if not isinstance(value, str):
@@ -83,7 +134,7 @@ def check_string(field: StringField, value: Any) -> Checked:
     if field.max_length is not None and length > field.max_length:
         errors.append(f"Must be at most {field.max_length} characters.")
     if field.pattern is not None:
-        message = pattern_error(field.pattern, value)
+        message = (patterns or PatternPass()).error(field.pattern, value)
         if message:
             errors.append(message)
     if field.format in _FORMATS:
@@ -117,6 +168,8 @@ def check_number(field: NumberField, value: Any) -> Checked:
         if not number.is_integer():
             return ABSENT, ["Must be a whole number."]
         number = int(number)
+    if field.kind == "integer" and not INT64[0] <= number <= INT64[1]:
+        return ABSENT, ["Must be a whole number between -9223372036854775808 and 9223372036854775807."]
     errors = []
     if field.minimum is not None and number < field.minimum:
         errors.append(f"Must be at least {_show(field.minimum)}.")
@@ -168,19 +221,19 @@ def check_picks(field: ChoiceField, value: Any) -> Checked:
     return seen, errors
 
 
-def check_custom(field: StringField, value: Any) -> Checked:
-    """Custom "Other" text: trimmed, and whitespace alone counts as nothing typed."""
+def check_custom(field: StringField, value: Any, patterns: PatternPass | None = None) -> Checked:
+    """Custom "Other" (or note) text: trimmed, and whitespace alone counts as nothing typed."""
     if value is None:
         return ABSENT, []
     if not isinstance(value, str):
         return ABSENT, ["Must be text."]
-    return check_string(field, value.strip())
+    return check_string(field, value.strip(), patterns)
 
 
-def check_field(field: Field, value: Any) -> Checked:
+def check_field(field: Field, value: Any, patterns: PatternPass | None = None) -> Checked:
     """The check for a field on its own (an unpaired field, or a default)."""
     if isinstance(field, StringField):
-        return check_string(field, value)
+        return check_string(field, value, patterns)
     if isinstance(field, NumberField):
         return check_number(field, value)
     if isinstance(field, BooleanField):

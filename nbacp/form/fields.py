@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 FieldKind = Literal["string", "number", "integer", "boolean", "choice", "unsupported"]
+CompanionRole = Literal["other", "note"]
+"""What a choice's text box means: ``other`` replaces a single-select's pick, ``note`` is sent with it."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,8 @@ class StringField(Field):
     max_length: int | None = None
     pattern: str | None = None
     format: str | None = None
+    pattern_warning: str | None = None
+    """Set when the agent's pattern cannot be checked: the field then accepts any text, and says so."""
 
 
 @dataclass(frozen=True)
@@ -92,10 +96,25 @@ class UnsupportedField(Field):
 
 @dataclass(frozen=True)
 class Question:
-    """A choice field and, optionally, the free-text companion folded into it as "Other"."""
+    """A choice field and, optionally, the free-text companion folded into it.
+
+    ``role`` says what the companion's text means on a single-select: ``"other"`` (the text
+    is the answer instead of the pick) or ``"note"`` (the text annotates the pick; both are
+    sent). Multi-selects send picks and text together either way.
+    """
 
     choice: ChoiceField
     custom: StringField | None = None
+    role: CompanionRole = "other"
+
+    @property
+    def is_note(self) -> bool:
+        return self.custom is not None and self.role == "note"
+
+    @property
+    def exclusive(self) -> bool:
+        """Typed text replaces the pick: a single-select whose companion is an Other box."""
+        return self.custom is not None and not self.choice.multi and self.role == "other"
 
     @property
     def name(self) -> str:

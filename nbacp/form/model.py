@@ -1,8 +1,12 @@
 """The Form: parse once, then validate drafts and compose wire content by the answer rule.
 
 Composition (the seed note, on ACP's wire): a multi-select question may send its picks AND
-its trimmed custom text; a single-select or optionless question is exclusive, so non-empty
-custom text overrides the pick and only the custom property is sent.
+its trimmed custom text; a single-select or optionless question with an *Other* box is
+exclusive, so non-empty custom text overrides the pick and only the custom property is sent.
+A *note* box (declared by the agent, see ``pairing``) annotates the pick: both are sent.
+
+Each validation is one pass of the pattern budget (``patterns.PatternPass``): all of a
+form's agent patterns share one time bound per keystroke or Accept.
 """
 
 from __future__ import annotations
@@ -13,9 +17,10 @@ from typing import Any
 
 from nbacp.form.checks import ABSENT, check_custom, check_field, check_picks
 from nbacp.form.errors import FormValidationError
-from nbacp.form.fields import ChoiceField, Field, FormItem, Question, UnsupportedField
+from nbacp.form.fields import ChoiceField, Field, FormItem, Question, StringField, UnsupportedField
 from nbacp.form.pairing import pair_questions
 from nbacp.form.parse import parse_schema
+from nbacp.form.patterns import PatternPass
 
 WireValue = str | int | float | bool | list[str]
 
@@ -60,6 +65,15 @@ class Form:
         return tuple(f for f in self.fields.values() if isinstance(f, UnsupportedField))
 
     @property
+    def warnings(self) -> dict[str, list[str]]:
+        """Things the person should know that do not block an answer (a pattern that cannot be checked)."""
+        return {
+            f.name: [f.pattern_warning]
+            for f in self.fields.values()
+            if isinstance(f, StringField) and f.pattern_warning is not None
+        }
+
+    @property
     def can_accept(self) -> bool:
         """False when a required field cannot be answered here: only decline or cancel remain."""
         return not any(f.required for f in self.unsupported)
@@ -85,6 +99,7 @@ class Form:
             return {}, {"": [f"The answer must be a mapping of field name to value, not {type(values).__name__}."]}
         content: dict[str, WireValue] = {}
         errors: dict[str, list[str]] = {}
+        patterns = PatternPass()
 
         def add(name: str, messages: list[str]) -> None:
             if messages:
@@ -95,9 +110,9 @@ class Form:
                 add(str(key), [f"{key!r} is not a field of this form."])
         for item in self.items:
             if isinstance(item, Question):
-                self._compose_question(item, values, content, add)
+                self._compose_question(item, values, content, add, patterns)
                 continue
-            value, messages = check_field(item, values.get(item.name))
+            value, messages = check_field(item, values.get(item.name), patterns)
             add(item.name, messages)
             if value is ABSENT:
                 if item.required and not messages:
@@ -107,23 +122,32 @@ class Form:
         return content, errors
 
     def _compose_question(
-        self, question: Question, values: Mapping[str, Any], content: dict[str, WireValue], add: Any
+        self,
+        question: Question,
+        values: Mapping[str, Any],
+        content: dict[str, WireValue],
+        add: Any,
+        patterns: PatternPass,
     ) -> None:
         choice = question.choice
         picks, pick_errors = check_picks(choice, values.get(choice.name))
         add(choice.name, pick_errors)
         custom: Any = ABSENT
         if question.custom is not None:
-            custom, custom_errors = check_custom(question.custom, values.get(question.custom.name))
+            custom, custom_errors = check_custom(question.custom, values.get(question.custom.name), patterns)
             add(question.custom.name, custom_errors)
         has_custom = custom is not ABSENT
         if not picks and not has_custom:
             if question.required and not pick_errors:
-                add(choice.name, [_required_message(choice, with_custom=question.custom is not None)])
+                own_answer = question.custom is not None and not question.is_note  # a note alone is no answer
+                add(choice.name, [_required_message(choice, with_custom=own_answer)])
+            return
+        if has_custom and question.is_note and not picks and choice.required and not pick_errors:
+            add(choice.name, ["Pick an option: the note is sent with your choice, not instead of it."])
             return
         if has_custom:
             content[question.custom.name] = custom  # type: ignore[union-attr]
-            if not choice.multi:
+            if question.exclusive:
                 return  # exclusive: the typed answer overrides the pick
         if picks:
             content[choice.name] = picks if choice.multi else picks[0]

@@ -1,8 +1,10 @@
 """Read an ACP elicitation schema (pydantic model or plain dict) into fields.
 
-Readers are tolerant where the spec asks them to be (missing ``type`` / ``properties``,
-unknown property types, metadata of the wrong type) and strict where guessing would send a
-wrong answer (options without ``const``, non-mapping properties): those raise
+Readers are tolerant where the spec asks them to be (a missing, null or other top-level
+``type`` is read as "object", a missing ``properties``, unknown property and item types,
+metadata of the wrong type) and strict where guessing would send a wrong answer or none at
+all (options without ``const``, an empty ``enum``, an array without ``items`` or of free
+text, bounds outside their wire range, non-mapping properties): those raise
 InvalidSchemaError naming the property.
 """
 
@@ -26,11 +28,15 @@ from nbacp.form.fields import (
     StringField,
     UnsupportedField,
 )
+from nbacp.form.patterns import PatternPass
 
 ACPKIT_DESCRIPTION = "acpkit.dev/choice-description"
 CLAUDE_OPTION = "_claude/askUserQuestionOption"
 RECOMMENDED_SUFFIX = "(Recommended)"
 REQUIRED_MARKER = "nbacp/required"
+UINT32_MAX = 2**32 - 1
+"""``minLength`` / ``maxLength`` are uint32 on ACP's wire (the reference crate's types)."""
+UINT64_MAX = 2**64 - 1
 
 
 def schema_dict(schema: Any) -> dict[str, Any]:
@@ -45,9 +51,8 @@ def schema_dict(schema: Any) -> dict[str, Any]:
 
 def parse_schema(schema: Any) -> tuple[dict[str, Any], list[Field]]:
     raw = schema_dict(schema)
-    kind = raw.get("type", "object")
-    if kind not in (None, "object"):
-        raise InvalidSchemaError(f"The requested schema must have type 'object', not {kind!r}.")
+    # ACP's readers take the requested schema as an object whatever its "type" says (missing,
+    # null, misspelt): an agent that wrote it wrong still gets its question asked.
     properties = raw.get("properties")
     if properties is None:
         properties = {}
@@ -58,7 +63,8 @@ def parse_schema(schema: Any) -> tuple[dict[str, Any], list[Field]]:
         required = []
     if not isinstance(required, list) or not all(isinstance(r, str) for r in required):
         raise InvalidSchemaError("The schema's 'required' must be a list of property names.")
-    fields = [_parse_property(str(name), prop, str(name) in required) for name, prop in properties.items()]
+    patterns = PatternPass()  # reading the schema is one pass: its defaults share one pattern budget
+    fields = [_parse_property(str(name), prop, str(name) in required, patterns) for name, prop in properties.items()]
     return raw, fields
 
 
@@ -72,12 +78,14 @@ def _meta(raw: Mapping[str, Any]) -> dict[str, Any]:
     return dict(meta) if isinstance(meta, Mapping) else {}
 
 
-def _int_bound(name: str, raw: Mapping[str, Any], key: str) -> int | None:
+def _int_bound(name: str, raw: Mapping[str, Any], key: str, top: int = UINT64_MAX) -> int | None:
     value = raw.get(key)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise InvalidSchemaError(f"Property {name!r}: {key!r} must be a non-negative integer, not {value!r}.")
+    if value > top:
+        raise InvalidSchemaError(f"Property {name!r}: {key!r} must be at most {top}, not {value}.")
     return value
 
 
@@ -92,7 +100,7 @@ def _num_bound(name: str, raw: Mapping[str, Any], key: str) -> float | None:
     return value
 
 
-def _parse_property(name: str, prop: Any, required: bool) -> Field:
+def _parse_property(name: str, prop: Any, required: bool, patterns: PatternPass) -> Field:
     if not isinstance(prop, Mapping):
         raise InvalidSchemaError(f"Property {name!r} must be a schema object, not {type(prop).__name__}.")
     common: dict[str, Any] = {
@@ -108,7 +116,7 @@ def _parse_property(name: str, prop: Any, required: bool) -> Field:
     if kind == "string" and ("enum" in prop or "oneOf" in prop):
         field: Field = ChoiceField(kind="choice", options=_options(name, prop), multi=False, **common)
     elif kind == "string":
-        field = _string(name, prop, common)
+        field = _string(name, prop, common, patterns)
     elif kind in ("number", "integer"):
         field = _number(name, prop, kind, common)
     elif kind == "boolean":
@@ -118,20 +126,21 @@ def _parse_property(name: str, prop: Any, required: bool) -> Field:
     else:
         type_name = kind if isinstance(kind, str) else "(none)"
         return UnsupportedField(kind="unsupported", type_name=type_name, schema=dict(prop), **common)
-    return _with_default(field, prop.get("default"))
+    return _with_default(field, prop.get("default"), patterns)
 
 
-def _string(name: str, prop: Mapping[str, Any], common: dict[str, Any]) -> StringField:
+def _string(name: str, prop: Mapping[str, Any], common: dict[str, Any], patterns: PatternPass) -> StringField:
     pattern = prop.get("pattern")
     if pattern is not None and not isinstance(pattern, str):
         raise InvalidSchemaError(f"Property {name!r}: 'pattern' must be a string.")
     fmt = prop.get("format")
     return StringField(
         kind="string",
-        min_length=_int_bound(name, prop, "minLength"),
-        max_length=_int_bound(name, prop, "maxLength"),
+        min_length=_int_bound(name, prop, "minLength", UINT32_MAX),
+        max_length=_int_bound(name, prop, "maxLength", UINT32_MAX),
         pattern=pattern,
         format=fmt if isinstance(fmt, str) else None,
+        pattern_warning=patterns.warning(pattern) if pattern is not None else None,
         **common,
     )
 
@@ -147,11 +156,19 @@ def _number(name: str, prop: Mapping[str, Any], kind: str, common: dict[str, Any
 
 def _multi(name: str, prop: Mapping[str, Any], common: dict[str, Any]) -> Field:
     items = prop.get("items")
-    if not isinstance(items, Mapping) or (items.get("type", "string") != "string" and "anyOf" not in items):
-        type_name = f"array of {items.get('type')}" if isinstance(items, Mapping) else "array"
+    if not isinstance(items, Mapping):
+        # A known type in a broken shape: the SDK's parser and ACP's reference crate refuse it too.
+        raise InvalidSchemaError(f"Property {name!r}: an array needs 'items' describing its options.")
+    item_type = items.get("type", "string")
+    if item_type != "string":
+        # An item type ACP does not define (yet): kept and shown, never rendered as a known control,
+        # even when it carries options.
+        type_name = f"array of {item_type if isinstance(item_type, str) else type(item_type).__name__}"
         return UnsupportedField(kind="unsupported", type_name=type_name, schema=dict(prop), **common)
     if "enum" not in items and "anyOf" not in items:
-        return UnsupportedField(kind="unsupported", type_name="array of free text", schema=dict(prop), **common)
+        raise InvalidSchemaError(
+            f"Property {name!r}: an array of free text is not an ACP field; its items need 'enum' or 'anyOf'."
+        )
     return ChoiceField(
         kind="choice",
         options=_options(name, items),
@@ -182,6 +199,8 @@ def _options(name: str, raw: Mapping[str, Any]) -> tuple[Option, ...]:
         for index, value in enumerate(values):
             title = names[index] if use_names and isinstance(names[index], str) else value  # type: ignore[index]
             options.append(_option(value, title, {}))
+    if not options:
+        raise InvalidSchemaError(f"Property {name!r}: offers no options, so no answer could ever be accepted.")
     seen: set[str] = set()
     for option in options:
         if option.value in seen:
@@ -207,7 +226,7 @@ def _option(value: str, title: str, entry: Mapping[str, Any]) -> Option:
     )
 
 
-def _with_default(field: Field, default: Any) -> Field:
+def _with_default(field: Field, default: Any, patterns: PatternPass) -> Field:
     """Keep only a default the form could send as it is; never start from an invalid draft."""
     if default is None:
         return field
@@ -217,7 +236,7 @@ def _with_default(field: Field, default: Any) -> Field:
             return field
         if field.multi:
             default = list(dict.fromkeys(d for d in default if isinstance(d, str) and field.option(d)))
-    value, errors = check_field(field, default)
+    value, errors = check_field(field, default, patterns)
     if errors or value is ABSENT:
         return field
     return replace(field, default=value)

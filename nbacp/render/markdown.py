@@ -31,6 +31,8 @@ from markdown_it.common.utils import escapeHtml
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
+from nbacp.render.safe_text import safe_text
+
 _ALLOWED_SCHEME = re.compile(r"^(?:https?://|mailto:)", re.IGNORECASE)
 _INFO_WORD = re.compile(r"[^A-Za-z0-9_+-]")
 _LINK_ATTRS = ' rel="nofollow noopener noreferrer" target="_blank"'
@@ -93,7 +95,7 @@ def _scrub(tokens: Sequence[Token]) -> None:
 def render_markdown(text: str) -> str:
     """Sanitized HTML for agent markdown (see the module docstring for why it is inert)."""
     env: dict[str, Any] = {}
-    tokens = _MD.parse(text, env)
+    tokens = _MD.parse(safe_text(text), env)
     _scrub(tokens)
     return str(_MD.renderer.render(tokens, _MD.options, env))
 

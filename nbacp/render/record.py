@@ -17,6 +17,8 @@ import re
 import string
 from collections.abc import Iterable
 
+from nbacp.render.safe_text import no_math_markdown, safe_text
+
 _PUNCT = re.compile("([" + re.escape(string.punctuation) + "])")
 _LEAD = re.compile(r"^[ \t]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -33,7 +35,7 @@ def _line(line: str) -> str:
 
 def inert_markdown(text: str) -> str:
     """``text`` as markdown that renders as exactly its characters, line by line."""
-    text = _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    text = _CONTROL.sub("", safe_text(text).replace("\r\n", "\n").replace("\r", "\n"))
     paragraphs: list[str] = []
     for block in re.split(r"\n[ \t]*\n", text.strip("\n")):
         lines = [_line(line) for line in block.split("\n")]
@@ -58,7 +60,7 @@ def record_markdown(
         parts.append(f"**{label}:** {inert_markdown(question)}  \n**{verdict}:** {inert_markdown(answer)}")
     ended = inert_markdown(stop_reason) if stop_reason else "not finished"
     parts.append(f"*Stop reason: {ended}*")
-    return "\n\n".join(parts) + "\n"
+    return no_math_markdown("\n\n".join(parts))
 
 
 def record_text(
@@ -73,4 +75,4 @@ def record_text(
         label, verdict = ("Permission", "Decision") if kind == "permission" else ("Question", "Answer")
         lines.append(f"{label}: {question.strip()}\n  {verdict}: {answer.strip()}")
     lines.append(f"Stop reason: {stop_reason or 'not finished'}")
-    return _CONTROL.sub("", "\n".join(lines))
+    return _CONTROL.sub("", safe_text("\n".join(lines)))

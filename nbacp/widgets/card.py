@@ -40,6 +40,8 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
         # The summary repeats agent text (chosen labels); keep MathJax from typesetting it.
         self.summary.add_class("mathjax_ignore")
         self.summary.add_class("tex2jax_ignore")
+        # Set by the client: why a response cannot be sent (e.g. over the websocket's size limit), or None.
+        self.response_check: Callable[[T], str | None] | None = None
 
     # -- the answer -------------------------------------------------------------------
     @property
@@ -78,10 +80,21 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
     def _stopped(self) -> None:
         self.cancel_pending("stopped from the notebook")
 
-    def _resolve(self, response: T, summary: str) -> bool:
-        """Deliver ``response`` once; later calls (double clicks, late cancels) are ignored."""
+    def _resolve(self, response: T, summary: str, *, checked: bool = True) -> bool:
+        """Deliver ``response`` once; later calls (double clicks, late cancels) are ignored.
+
+        A response the client cannot send (``response_check``) is refused: the card stays open
+        and says why, so the person can shorten the answer instead of losing the connection.
+        """
         if self._resolved:
             return False
+        problem = self.response_check(response) if checked and self.response_check is not None else None
+        if problem is not None:  # shown where the summary will be, and the card stays answerable
+            self.summary.value = f"Not sent: {problem}"
+            self.summary.layout.display = None
+            self.summary.add_class("nbacp-refusal")
+            return False
+        self.summary.remove_class("nbacp-refusal")
         self._resolved = True
         self._response = response
         self._disable()
@@ -115,7 +128,7 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
     # -- closing from outside ---------------------------------------------------------
     def cancel_pending(self, reason: str) -> bool:
         """Close an open card as cancelled because the agent stopped waiting (turn ended, disconnect)."""
-        return self._resolve(self._cancel_response(), f"Cancelled: {reason}")
+        return self._resolve(self._cancel_response(), f"Cancelled: {reason}", checked=False)
 
     def _cancel_response(self) -> T:
         raise NotImplementedError

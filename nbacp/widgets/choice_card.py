@@ -76,8 +76,13 @@ class ChoiceCard(anywidget.AnyWidget):
 
     @property
     def overridden(self) -> bool:
-        """Single-select with non-blank custom text: the pending pick does not count (yet)."""
-        return not self.multi and self.custom.strip() != ""
+        """Single-select with non-blank Other text: the pending pick does not count (yet).
+
+        A note box (``spec.custom.mode == "note"``) never overrides: the note is sent with the pick.
+        """
+        custom = self.spec.get("custom")
+        note = isinstance(custom, dict) and custom.get("mode") == "note"
+        return not self.multi and not note and self.custom.strip() != ""
 
     # -- changing it exactly as the front end does ------------------------------------
     def pick_values(self, values: Sequence[str]) -> None:

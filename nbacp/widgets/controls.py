@@ -24,7 +24,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from nbacp.form import BooleanField, Field, NumberField, StringField, UnsupportedField
-from nbacp.widgets.text import text_label
+from nbacp.widgets.text import safe_text, text_label
 
 TEXTAREA_ABOVE = 200
 """A string whose maxLength is above this (or absent) gets a multi-line box."""
@@ -71,6 +71,9 @@ class FieldControl:
         rows.append(widget)
         if field.description:
             rows.append(text_label(field.description, "nbacp-field-description"))
+        warning = getattr(field, "pattern_warning", None)  # a pattern the engine cannot check
+        if warning:
+            rows.append(text_label(f"⚠ {warning}", "nbacp-field-warning"))
         rows.append(self.errors)
         self.box = widgets.VBox(rows)
         self.box.add_class("nbacp-field")
@@ -240,7 +243,7 @@ def _wide(widget: widgets.Widget) -> widgets.Widget:
 
 
 def string_control(field: StringField) -> FieldControl:
-    placeholder = field.description or ""
+    placeholder = safe_text(field.description or "")
     if field.format == "date":
         picker = widgets.DatePicker(value=_parse_date(field.default) if field.default else None)
         return DateControl(field, picker)
@@ -263,7 +266,7 @@ def number_control(field: NumberField) -> FieldControl:
         hint = "a whole number" if integer else "a number"
         if low is not None or high is not None:
             hint += f" ({_bound(low, '−∞')} to {_bound(high, '∞')})"
-        return NumberTextControl(field, widgets.Text(value="", placeholder=field.description or hint))
+        return NumberTextControl(field, widgets.Text(value="", placeholder=safe_text(field.description or hint)))
     if integer and low is not None and high is not None:
         lo, hi = math.ceil(low), math.floor(high)
         if 0 < hi - lo <= SLIDER_MAX_STEPS:

@@ -22,7 +22,7 @@ from nbacp.kernel import LATE_EDITS_MESSAGE
 from nbacp.widgets.card import Card
 from nbacp.widgets.choice_card import ChoiceCard
 from nbacp.widgets.controls import ErrorList, FieldControl, field_control
-from nbacp.widgets.text import card_style, text_label, visible_controls
+from nbacp.widgets.text import card_style, safe_text, text_label, visible_controls
 
 ElicitationResponse = AcceptElicitationResponse | DeclineElicitationResponse | CancelElicitationResponse
 
@@ -81,6 +81,11 @@ class QuestionControl:
             self.card.errors = messages
 
 
+def _shown(text: Any) -> Any:
+    """Text the card shows (never values it sends back): safe Unicode, bidi controls visible."""
+    return safe_text(text) if isinstance(text, str) else text
+
+
 def question_spec(question: Question, *, lone: bool = False) -> dict[str, Any]:
     """The card's ``spec`` trait: plain JSON, only text for the front end to show.
 
@@ -90,24 +95,38 @@ def question_spec(question: Question, *, lone: bool = False) -> dict[str, Any]:
     choice, custom = question.choice, question.custom
     return {
         "name": choice.name,
-        "title": choice.title if lone else choice.label,
-        "description": choice.description,
+        "title": _shown(choice.title if lone else choice.label),
+        "description": _shown(choice.description),
         "required": question.required,
         "multi": choice.multi,
         "options": [
-            {"value": o.value, "label": o.label, "description": o.description, "preview": o.preview,
-             "recommended": o.recommended}
+            {"value": o.value, "label": _shown(o.label), "description": _shown(o.description),
+             "preview": _shown(o.preview), "recommended": o.recommended}
             for o in choice.options
         ],
-        "custom": None if custom is None else {
-            "name": custom.name,
-            "title": custom.title or "Other",
-            "description": custom.description if custom.description != custom.title else None,
-            "placeholder": "Type your own answer",
-        },
+        "custom": None if custom is None else companion_spec(question),
         "min_items": choice.min_items,
         "max_items": choice.max_items,
     }
+
+
+def companion_spec(question: Question) -> dict[str, Any]:
+    """The text box's label says what its text does: replace the pick, annotate it, or add to the picks."""
+    custom = question.custom
+    assert custom is not None
+    description = custom.description if custom.description != custom.title else None
+    if question.is_note and not question.multi:
+        mode, title, placeholder = "note", "Note on your choice", "Add a note (optional)"
+    elif question.exclusive and question.choice.options:
+        mode, title, placeholder = "other", "Other (replaces your choice)", "Type your own answer"
+    else:
+        mode, title, placeholder = "add", custom.title or "Other", "Type your own answer"
+    if description is None and custom.title not in (None, "Other", title):
+        description = custom.title  # the agent's own name for the box, e.g. codex's "Additional answer or note"
+    if custom.pattern_warning:  # the box's pattern cannot be checked: say so where the box is
+        description = f"{description} ⚠ {custom.pattern_warning}" if description else f"⚠ {custom.pattern_warning}"
+    return {"name": custom.name, "title": _shown(title), "description": _shown(description), "placeholder": placeholder,
+            "mode": mode}
 
 
 Control = FieldControl | QuestionControl

@@ -7,7 +7,6 @@ that ended while the card was open (``cancel_pending``), because agents treat it
 from __future__ import annotations
 
 import difflib
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,6 +25,7 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
+from nbacp.render.safe_text import bounded_json
 from nbacp.widgets.card import Card
 from nbacp.widgets.text import card_style, text_block, text_label, visible_controls
 
@@ -91,10 +91,7 @@ def _content_widgets(item: Any) -> list[widgets.Widget]:
 
 def _raw_input_widget(raw_input: Any) -> widgets.Widget:
     """The tool's raw input as pretty JSON, collapsed so it does not crowd the decision."""
-    try:
-        text = json.dumps(raw_input, indent=2, ensure_ascii=False, sort_keys=True, default=str)
-    except (TypeError, ValueError):
-        text = repr(raw_input)
+    text = bounded_json(raw_input)  # any depth (a 3,000-deep rawInput), any size: bounded
     area = text_block(text, max_rows=8, layout=_FULL)
     area.add_class("nbacp-raw-input")
     accordion = widgets.Accordion(children=[area], titles=("Raw input",))

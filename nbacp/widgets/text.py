@@ -17,8 +17,11 @@ from typing import Any
 import anywidget
 import ipywidgets as widgets
 
-NO_TYPESET_CLASSES = ("mathjax_ignore", "tex2jax_ignore")
-"""CSS classes that MathJax 2 and 3 skip when typesetting."""
+from nbacp.render.safe_text import NO_TYPESET_CLASSES, safe_text
+
+__all__ = [
+    "NO_TYPESET_CLASSES", "card_style", "no_typeset", "safe_text", "text_block", "text_label", "visible_controls",
+]
 
 
 # ipywidgets' Label is `white-space: nowrap; text-overflow: ellipsis` (a long title or URL
@@ -38,6 +41,18 @@ CARD_CSS = """
 }
 .nbacp-card .nbacp-block textarea {
   font-family: var(--jp-code-font-family, monospace);
+}
+/* the turn's view: a 3,000-character word wraps instead of being clipped */
+.nbacp-transcript .widget-html-content,
+.nbacp-transcript .widget-label {
+  overflow-wrap: anywhere;
+  white-space: normal;
+  height: auto;
+  text-overflow: clip;
+}
+.nbacp-transcript .widget-html-content pre {
+  white-space: pre-wrap;
+  overflow-wrap: anywhere;
 }
 """
 
@@ -62,8 +77,8 @@ def no_typeset(widget: widgets.DOMWidget) -> widgets.DOMWidget:
 
 
 def text_label(value: str, *classes: str, bold: bool = False, **kwargs: Any) -> widgets.Label:
-    """A Label showing ``value`` verbatim: text node, no HTML, no math typesetting, wrapped."""
-    label = widgets.Label(value=value, **kwargs)
+    """A Label showing ``value`` as text: no HTML, no math typesetting, no bidi tricks, wrapped."""
+    label = widgets.Label(value=safe_text(value), **kwargs)
     no_typeset(label)
     label.add_class("nbacp-text")
     for name in classes:
@@ -76,7 +91,7 @@ def text_label(value: str, *classes: str, bold: bool = False, **kwargs: Any) -> 
 def text_block(value: str, *, max_rows: int = 12, **kwargs: Any) -> widgets.Textarea:
     """A read-only text area for long or multi-line agent text (diffs, JSON, URLs)."""
     rows = max(1, min(max_rows, value.count("\n") + 1))
-    area = widgets.Textarea(value=value, disabled=True, rows=rows, **kwargs)
+    area = widgets.Textarea(value=safe_text(value), disabled=True, rows=rows, **kwargs)
     no_typeset(area)
     area.add_class("nbacp-block")
     return area

@@ -15,13 +15,13 @@ from acp import schema
 
 from nbacp.render.markdown import render_code, render_markdown
 from nbacp.render.stream import MarkdownStream
-from nbacp.widgets.text import NO_TYPESET_CLASSES
+from nbacp.widgets.text import NO_TYPESET_CLASSES, safe_text
 from nbacp.widgets.transcript import describe
 
 
 def _label(text: str, css: str) -> widgets.Label:
     """Plain text (a text node, not typeset); classes given at creation cost no extra sync."""
-    return widgets.Label(value=text, _dom_classes=(*NO_TYPESET_CLASSES, css))
+    return widgets.Label(value=safe_text(text), _dom_classes=(*NO_TYPESET_CLASSES, css))
 
 
 def _html(sanitized: str) -> widgets.HTML:

@@ -8,14 +8,16 @@ from typing import Any
 
 from acp import schema
 
+from nbacp.render.safe_text import safe_text
+
 LIMIT = 300
 TOOL_GLYPH = {"pending": "○", "in_progress": "◐", "completed": "✓", "failed": "✗"}
 PLAN_GLYPH = {"pending": "○", "in_progress": "◐", "completed": "✓"}
 
 
 def clip(text: str, limit: int = LIMIT) -> str:
-    """One line of at most ``limit`` characters: agent strings can be arbitrarily long."""
-    flat = " ".join(str(text).split())
+    """One line of at most ``limit`` characters: agent strings can be arbitrarily long (and hostile)."""
+    flat = " ".join(safe_text(str(text)).split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 

@@ -1,0 +1,180 @@
+"""Size budgets per request: what one agent message may ask the notebook to build.
+
+Building a card costs about 1 ms per form field and 0.4 ms per permission option in this
+kernel (measured: 2,000 properties 2.6 s, 2,000 options 0.9 s, before the comm traffic), so
+an agent that sends 10,000 of either freezes the kernel for seconds. A request over a budget
+is answered with -32602 and a sentence naming the budget, before any widget is built (the
+agent can retry with less; the person sees the refusal as one line in the turn). The figures
+are far above what real agents send (a handful of questions, four permission options) and
+keep the worst accepted request well under a second (``benchmarks/budgets.py``).
+
+``clean_and_measure`` walks a message once, without recursion, replacing lone surrogates in
+every string (so no agent string can break the widget comm) and measuring its size and depth.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from nbacp.render.safe_text import comm_safe
+
+ELICITATION = "elicitation/create"
+PERMISSION = "session/request_permission"
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How big a message is: characters of text (keys included), values, and deepest nesting."""
+
+    chars: int
+    nodes: int
+    depth: int
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The limits one incoming request must fit. Notifications are checked for size only."""
+
+    max_chars: int = 8 * 1024 * 1024
+    max_nodes: int = 200_000
+    max_depth: int = 64
+    max_properties: int = 100
+    max_choices: int = 2_000
+    max_options: int = 50
+
+    def check(self, method: str, params: dict[str, Any], shape: Shape, *, request: bool) -> str | None:
+        """None when ``params`` fits, else the sentence the agent and the person are shown."""
+        if shape.chars > self.max_chars:
+            return f"the message carries {shape.chars:,} characters of text, over the budget of {self.max_chars:,}"
+        if shape.nodes > self.max_nodes:
+            return f"the message has {shape.nodes:,} values, over the budget of {self.max_nodes:,}"
+        if not request:
+            return None
+        if shape.depth > self.max_depth:
+            return f"the message is nested {shape.depth} levels deep, over the budget of {self.max_depth}"
+        if method == ELICITATION:
+            return self._check_schema(params.get("requestedSchema"))
+        if method == PERMISSION:
+            return self._check_options(params.get("options"))
+        return None
+
+    def _check_schema(self, schema: Any) -> str | None:
+        properties = schema.get("properties") if isinstance(schema, dict) else None
+        if not isinstance(properties, dict):
+            return None
+        if len(properties) > self.max_properties:
+            return (
+                f"the form has {len(properties):,} fields, over the budget of {self.max_properties}; "
+                "ask in several smaller forms"
+            )
+        for name, prop in properties.items():
+            count = _choices(prop)
+            if count > self.max_choices:
+                return f"field {str(name)[:80]!r} offers {count:,} choices, over the budget of {self.max_choices:,}"
+        return None
+
+    def _check_options(self, options: Any) -> str | None:
+        if not isinstance(options, list):
+            return None
+        if len(options) > self.max_options:
+            return f"the request offers {len(options):,} options, over the budget of {self.max_options}"
+        return None
+
+
+def duplicate_option_problem(params: dict[str, Any]) -> str | None:
+    """Two permission options with one id would show two buttons that record the same choice."""
+    options = params.get("options")
+    seen: set[str] = set()
+    for option in options if isinstance(options, list) else ():
+        option_id = option.get("optionId") if isinstance(option, dict) else None
+        if isinstance(option_id, str):
+            if option_id in seen:
+                return f"option id {option_id[:80]!r} is used by more than one option; each option needs its own id"
+            seen.add(option_id)
+    return None
+
+
+def _choices(prop: Any) -> int:
+    """The number of choices one property offers (enum, oneOf/anyOf, or those of its items)."""
+    if not isinstance(prop, dict):
+        return 0
+    count = 0
+    for holder in (prop, prop.get("items")):
+        if isinstance(holder, dict):
+            for key in ("enum", "oneOf", "anyOf"):
+                value = holder.get(key)
+                if isinstance(value, list):
+                    count += len(value)
+    return count
+
+
+def clean_and_measure(value: Any) -> tuple[Any, Shape]:
+    """``value`` with every string made comm-safe (in place for dicts and lists), and its Shape."""
+    chars = nodes = depth = 0
+    root: list[Any] = [value]
+    stack: list[tuple[Any, Any, int]] = [(root, 0, 1)]
+    while stack:
+        parent, key, level = stack.pop()
+        item = parent[key]
+        nodes += 1
+        if level > depth:
+            depth = level
+        if isinstance(item, str):
+            chars += len(item)
+            parent[key] = comm_safe(item)
+        elif isinstance(item, dict):
+            if any(isinstance(k, str) and not k.isascii() for k in item):
+                fixed = {comm_safe(k) if isinstance(k, str) else k: v for k, v in item.items()}
+                item.clear()
+                item.update(fixed)
+            for k in item:
+                chars += len(k) if isinstance(k, str) else 8
+                stack.append((item, k, level + 1))
+        elif isinstance(item, list):
+            for i in range(len(item)):
+                stack.append((item, i, level + 1))
+    return root[0], Shape(chars=chars, nodes=nodes, depth=depth)
+
+
+ENVELOPE_BYTES = 256
+"""Room for the JSON-RPC envelope around a result (jsonrpc, id)."""
+
+
+def outgoing_size(value: Any) -> int:
+    """Bytes of ``value`` (pydantic models, lists of them, plain JSON) as the SDK writes it, plus the envelope."""
+    def plain(item: Any) -> Any:
+        dump = getattr(item, "model_dump", None)
+        if dump is not None:
+            return dump(mode="json", by_alias=True, exclude_none=True)
+        return [plain(i) for i in item] if isinstance(item, list) else item
+
+    # json.dumps with ASCII escapes and compact separators, as the SDK's sender does
+    return len(json.dumps(plain(value), separators=(",", ":"))) + ENVELOPE_BYTES
+
+
+def answer_problem(response: Any, limit: int | None) -> str | None:
+    """Why ``response`` (a pydantic model) is too large to send in one message, or None."""
+    if limit is None or getattr(response, "model_dump", None) is None:
+        return None
+    size = outgoing_size(response)
+    if size <= limit:
+        return None
+    return (
+        f"This answer is {size:,} bytes, over the {limit:,}-byte limit of one message to this agent; "
+        "shorten it and send again (the limit: connect(url, max_message_bytes=...) and the agent server's own)"
+    )
+
+
+def prompt_problem(blocks: list[Any], limit: int | None) -> str | None:
+    """Why a prompt of ``blocks`` is too large to send in one message, or None."""
+    if limit is None:
+        return None
+    size = outgoing_size(blocks)
+    if size <= limit:
+        return None
+    return (
+        f"This prompt is {size:,} bytes, over the {limit:,}-byte limit of one message to this agent "
+        "(connect(url, max_message_bytes=...) and the agent server's own); nothing was sent"
+    )

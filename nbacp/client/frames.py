@@ -1,0 +1,82 @@
+"""Reading newline-delimited JSON-RPC frames (stdio, and acpremote's websocket bridge) safely.
+
+The SDK's ``NdjsonTransport`` parses each line with ``json.loads`` and, when that fails, logs a
+traceback and drops the line. Two cases need more than that:
+
+- A request nested deeper than the JSON parser's recursion limit (a 3,000-deep ``rawInput``)
+  raises RecursionError: the SDK drops it and the agent waits forever for a reply. Here the
+  request's id is read from the text before its first nested value (where the SDK's agent
+  side, and JSON-RPC peers generally, put it) and the request is answered with -32602.
+- A line that is not JSON at all is dropped with one line in the connection's log instead of
+  a traceback in the person's cell.
+
+``install`` swaps the connection's transport for ``SafeFrames`` around the SDK's own reader,
+so framing, buffering and EOF stay the SDK's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from acp._transport import NdjsonTransport
+
+from nbacp.client.notes import ConnectionLog
+
+_ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")')
+_HEAD = re.compile(rb'^\s*\{[^{\[]*')  # the top-level object up to its first nested value
+
+
+class SafeFrames:
+    """A message transport over the SDK's ``NdjsonTransport`` that never drops a request silently."""
+
+    def __init__(self, inner: NdjsonTransport, conn_log: ConnectionLog) -> None:
+        self._inner = inner
+        self._log = conn_log
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self._inner.send(message)
+
+    async def close(self) -> None:
+        await self._inner.close()
+
+    async def receive(self) -> dict[str, Any] | None:
+        while True:
+            line = await self._inner._read_line()
+            if not line:
+                return None
+            line = line.strip()
+            if not line:
+                continue
+            try:  # bytes that are not UTF-8 (a lone surrogate written raw) become U+FFFD, not a lost request
+                message: Any = json.loads(line.decode("utf-8", "replace"))
+            except RecursionError:
+                await self._too_deep(line)
+                continue
+            except ValueError as exc:
+                self._log.note(f"Dropped a line from the agent that is not JSON ({exc}): {line[:80]!r}")
+                continue
+            if message is None:  # "null" would read as end of stream to the SDK
+                self._log.note("Dropped a message from the agent: not a JSON object (null)")
+                continue
+            return message  # type: ignore[no-any-return]  # other non-objects are dropped by the guard
+
+    async def _too_deep(self, line: bytes) -> None:
+        head = _HEAD.match(line[:65536])
+        found = _ID.search(head.group(0)) if head else None
+        if head is None or found is None or b'"method"' not in head.group(0):
+            self._log.note(f"Dropped a message from the agent nested too deep to parse ({len(line):,} bytes)")
+            return
+        msg_id = json.loads(found.group(1))
+        details = "Over the size budget: the message is nested too deep to parse"
+        self._log.note(f"Answered a request with error -32602: {details}")
+        error = {"code": -32602, "message": "Invalid params", "data": {"details": details}}
+        await self._inner.send({"jsonrpc": "2.0", "id": msg_id, "error": error})
+
+
+def install(agent: Any, conn_log: ConnectionLog) -> None:
+    """Wrap the connection's transport when it is the SDK's newline-delimited one."""
+    inner = agent._conn
+    if isinstance(inner._transport, NdjsonTransport):
+        inner._transport = SafeFrames(inner._transport, conn_log)

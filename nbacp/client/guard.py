@@ -1,0 +1,219 @@
+"""Every message from the agent checked before nbacp acts on it; every request answered.
+
+The SDK's JSON-RPC ``Connection`` (acp 0.12) has four holes a broken or hostile agent can use
+(field notes, "SDK and transport pitfalls"); the guard closes them on each connection
+instance, without touching the SDK's files:
+
+- Invalid params: the SDK answers a pydantic ``ValidationError`` with an error object that
+  carries pydantic's error list, which is not JSON serialisable: over stdio and websocket
+  the reply is never sent and the agent waits forever. The guard's dispatch turns every
+  failure into a ``RequestError`` whose data is plain JSON (-32602 naming the problem).
+- ``_meta`` shadowing: the SDK spreads the request's ``_meta`` keys into the handler's
+  keyword arguments, so ``"_meta": {"message": 5}`` replaces the validated message. The
+  guard removes ``_meta`` before routing; handlers read it with ``request_meta()``.
+- Malformed frames: a frame that is not a JSON-RPC object (``[1,2,3]``, ``"hello"``) makes the
+  SDK's receive loop raise, which ends the connection. The guard drops it with a note.
+- Tracebacks in the cell: the SDK logs failures with ``logging.exception`` on the root
+  logger; in a kernel that prints a traceback into whichever cell runs. Records from the SDK
+  made inside a connection's tasks go to that connection's ``ConnectionLog`` as one line.
+
+It also applies the size budgets (``nbacp.client.budget``) and makes agent text safe for the
+comm (``nbacp.render.safe_text``) before any handler sees it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from acp import RequestError
+from acp.schema import AgentMessageChunk, AgentThoughtChunk, TextContentBlock
+from pydantic import ValidationError
+
+from nbacp.client import frames
+from nbacp.client.budget import PERMISSION, Budget, clean_and_measure, duplicate_option_problem
+from nbacp.client.notes import ConnectionLog
+from nbacp.render.safe_text import SurrogateJoiner, comm_safe
+
+if TYPE_CHECKING:
+    from acp.client.connection import ClientSideConnection
+
+    from nbacp.client.handler import NotebookClient
+    from nbacp.client.transports import RemoteLimits
+
+log = logging.getLogger(__name__)
+
+Router = Callable[[str, Any, bool], Awaitable[Any]]
+_REQUEST_META: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("nbacp_meta", default=None)
+_CHUNKS = {"agent_message_chunk": AgentMessageChunk, "agent_thought_chunk": AgentThoughtChunk}
+MAX_ERRORS_SHOWN = 5
+
+
+def request_meta() -> dict[str, Any] | None:
+    """The ``_meta`` object of the request being handled (never spread into parameters)."""
+    return _REQUEST_META.get()
+
+
+def validation_problem(exc: ValidationError) -> dict[str, Any]:
+    """Plain-JSON data for -32602: a sentence naming the problem, and the first few errors."""
+    errors = exc.errors(include_url=False, include_context=False, include_input=False)
+    shown = []
+    for err in errors[:MAX_ERRORS_SHOWN]:
+        where = ".".join(comm_safe(str(part)) for part in err.get("loc", ())) or "params"
+        shown.append({"loc": where, "msg": str(err.get("msg", "")), "type": str(err.get("type", ""))})
+    first = f"{shown[0]['loc']}: {shown[0]['msg']}" if shown else "invalid parameters"
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return {"details": f"Invalid params: {first}{more}", "errors": shown}
+
+
+def _json_safe(data: Any) -> Any:
+    """Error data reduced to what ``json.dumps`` accepts (anything else becomes its str)."""
+    import json
+
+    try:
+        json.dumps(data)
+        return data
+    except (TypeError, ValueError):
+        return json.loads(json.dumps(data, default=str, skipkeys=True))
+
+
+class Guard:
+    """Installed on one ``ClientSideConnection``: checks, cleans and answers every incoming message."""
+
+    def __init__(self, client: NotebookClient, conn_log: ConnectionLog, budget: Budget | None = None) -> None:
+        self.client = client
+        self.log = conn_log
+        self.budget = budget or Budget()
+        self._joiner = SurrogateJoiner()
+        self.limits: RemoteLimits | None = None  # websocket size limits, for disconnect reasons
+
+    # -- installing ---------------------------------------------------------------------
+    def install(self, agent: ClientSideConnection) -> None:
+        """Wrap the connection's dispatch, frame processing and transport (once per connection)."""
+        inner = agent._conn
+        if getattr(inner, "_nbacp_guard", None) is self:
+            return
+        setattr(inner, "_nbacp_guard", self)  # noqa: B010  # a marker on the SDK's object
+        router: Router = inner._handler
+        inner._handler = self._dispatcher(router)
+        process = inner._process_message
+        inner._process_message = self._frame_checker(inner, process)  # type: ignore[method-assign,assignment]
+        frames.install(agent, self.log)
+
+    # -- frames -------------------------------------------------------------------------
+    def _frame_checker(self, inner: Any, process: Callable[[dict[str, Any]], None]) -> Callable[[Any], None]:
+        def checked(message: Any) -> None:
+            problem = _frame_problem(message)
+            if problem is None:
+                process(message)
+                return
+            self.log.note(f"Dropped a message from the agent: {problem}: {_preview(message)}")
+            if isinstance(message, dict) and _usable_id(message.get("id")) and "method" in message:
+                payload = {"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32600, "message": problem}}
+                inner._tasks.create(inner._transport.send(payload), name="nbacp.guard.invalid_request")
+
+        return checked
+
+    # -- requests and notifications -------------------------------------------------------
+    def _dispatcher(self, router: Router) -> Router:
+        async def dispatch(method: str, params: Any, is_notification: bool) -> Any:
+            try:
+                return await self._dispatch(router, method, params, is_notification)
+            except RequestError as exc:
+                exc.data = _json_safe(exc.data)
+                self.log.note(f"Answered {method} with error {exc.code}: {_error_text(exc)}")
+                if is_notification:
+                    return None
+                raise
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # a bug or an SDK failure: one line, and a JSON-RPC error
+                self.log.note(f"{method} failed: {type(exc).__name__}: {exc}")
+                if is_notification:
+                    return None
+                raise RequestError.internal_error({"details": comm_safe(f"{type(exc).__name__}: {exc}")}) from None
+
+        return dispatch
+
+    async def _dispatch(self, router: Router, method: str, params: Any, is_notification: bool) -> Any:
+        if params is not None and not isinstance(params, dict):
+            raise RequestError.invalid_params({"details": "params must be a JSON object"})
+        meta = None
+        if isinstance(params, dict):
+            if not method.startswith("_"):  # extension methods get their payload whole, _meta included
+                meta = params.pop("_meta", None)
+            if method == "session/update":
+                self._join_chunk(params)
+            params, shape = clean_and_measure(params)
+            problem = self.budget.check(method, params, shape, request=not is_notification)
+            if problem is not None:
+                raise RequestError.invalid_params({"details": f"Over the size budget: {problem}"})
+            if method == PERMISSION and (problem := duplicate_option_problem(params)) is not None:
+                raise RequestError.invalid_params({"details": f"Invalid params: {problem}"})
+        token = _REQUEST_META.set(meta if isinstance(meta, dict) else None)
+        try:
+            return await router(method, params, is_notification)
+        except ValidationError as exc:
+            raise RequestError.invalid_params(validation_problem(exc)) from None
+        finally:
+            _REQUEST_META.reset(token)
+
+    # -- streamed text ------------------------------------------------------------------
+    def _join_chunk(self, params: dict[str, Any]) -> None:
+        update = params.get("update")
+        if not isinstance(update, dict) or update.get("sessionUpdate") not in _CHUNKS:
+            return
+        content = update.get("content")
+        if not isinstance(content, dict) or content.get("type") != "text" or not isinstance(content.get("text"), str):
+            return
+        key = (str(params.get("sessionId")), update["sessionUpdate"], str(update.get("messageId")))
+        content["text"] = self._joiner.feed(key, content["text"])
+
+    async def end_turn(self, session_id: str) -> None:
+        """A half emoji still held back at turn end is shown as U+FFFD, so no text is lost silently."""
+        for key in self._joiner.held():
+            if key[0] != session_id:
+                continue
+            text = self._joiner.flush(key)
+            message_id = None if key[2] == "None" else key[2]
+            update = _CHUNKS[key[1]](
+                session_update=key[1], content=TextContentBlock(type="text", text=text), message_id=message_id
+            )
+            await self.client.session_update(session_id, update)
+
+
+def _usable_id(value: Any) -> bool:
+    return isinstance(value, str | int) and not isinstance(value, bool)
+
+
+def _frame_problem(message: Any) -> str | None:
+    """Why ``message`` is not a JSON-RPC message the SDK can process, or None."""
+    if not isinstance(message, dict):
+        return f"not a JSON object ({type(message).__name__})"
+    if "method" in message:
+        if not isinstance(message["method"], str):
+            return "method is not a string"
+        if "id" in message and not _usable_id(message["id"]):
+            return "request id is not a string or an integer"
+        return None
+    if "id" in message:
+        if not _usable_id(message["id"]):
+            return "response id is not a string or an integer"
+        error = message.get("error")
+        if "result" not in message and error is not None and not isinstance(error, dict):
+            return "error is not an object"
+        return None
+    return "neither a request, a notification nor a response"
+
+
+def _preview(message: Any, limit: int = 120) -> str:
+    text = repr(message)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _error_text(exc: RequestError) -> str:
+    details = exc.data.get("details") if isinstance(exc.data, dict) else None
+    return f"{exc} ({details})" if details else str(exc)

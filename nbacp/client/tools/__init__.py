@@ -1,0 +1,65 @@
+"""The kernel as the agent's tool: ``await conn.new_session(tools=nbacp.kernel_tools())``.
+
+The session gets an MCP server that lives in this kernel, with three tools: ``list_variables``
+and ``describe`` read the person's namespace (bounded), ``run_python`` runs code there only
+after the person allows it on a permission card showing the code. Needs the ``mcp`` SDK
+(``pip install 'nbacp[tools]'``), imported only when a session starts with tools.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from nbacp.client.attachments import MAX_ROWS
+from nbacp.client.tools.runner import MAX_IMAGES, MAX_OUTPUT
+
+if TYPE_CHECKING:
+    from nbacp.client.handler import NotebookClient
+    from nbacp.client.tools.server import KernelToolServer
+
+__all__ = ["KernelTools", "ToolsUnsupportedError", "kernel_tools"]
+
+
+@dataclass(frozen=True, eq=False)
+class KernelTools:
+    """What ``new_session(tools=...)`` should serve; each session starts its own server from it."""
+
+    max_rows: int = MAX_ROWS
+    max_output: int = MAX_OUTPUT
+    max_images: int = MAX_IMAGES
+    namespace: dict[str, Any] | None = None  # None: the kernel's user namespace, looked up per call
+
+    async def start(self, client: NotebookClient, agent_capabilities: Any) -> KernelToolServer:
+        """Start a server for one session, after checking the agent can reach it (HTTP MCP servers)."""
+        mcp_caps = getattr(agent_capabilities, "mcp_capabilities", None)
+        if not getattr(mcp_caps, "http", False):
+            raise ToolsUnsupportedError(
+                "The agent does not accept HTTP MCP servers (mcpCapabilities.http is not advertised), so it "
+                "cannot reach the kernel tools; no session was created. (MCP over the ACP connection, "
+                "mcpCapabilities.acp, is not offered: the ACP SDK 0.12 does not route mcp/connect.)"
+            )
+        try:
+            import mcp  # noqa: F401
+        except ImportError as exc:  # pragma: no cover - the test extra installs it
+            raise ImportError("nbacp's kernel tools need the MCP SDK: pip install 'nbacp[tools]'") from exc
+        from nbacp.client.tools.server import KernelToolServer
+
+        server = KernelToolServer(self, client)
+        await server.start()
+        return server
+
+
+class ToolsUnsupportedError(RuntimeError):
+    """The agent cannot be given the kernel tools (it accepts no transport nbacp can serve)."""
+
+
+def kernel_tools(
+    *,
+    max_rows: int = MAX_ROWS,
+    max_output: int = MAX_OUTPUT,
+    max_images: int = MAX_IMAGES,
+    namespace: dict[str, Any] | None = None,
+) -> KernelTools:
+    """Kernel tools for ``conn.new_session(tools=...)``; the bounds apply to what goes back to the agent."""
+    return KernelTools(max_rows=max_rows, max_output=max_output, max_images=max_images, namespace=namespace)

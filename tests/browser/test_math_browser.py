@@ -1,0 +1,58 @@
+"""Agent text is never typeset as math, in the live view or the saved record, and long words wrap.
+
+A positive control in the same cell (an ordinary Markdown output with ``$x^2$``) proves the
+page's MathJax runs, so the absence of typeset math in nbacp's outputs means something.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from browser_support import JupyterServer, open_notebook, output_area, run_all_cells, screenshot
+from playwright.sync_api import Page, expect
+
+TESTS = Path(__file__).resolve().parent.parent
+
+CELL = textwrap.dedent(f"""
+    import sys
+    sys.path.insert(0, {str(TESTS)!r})
+    import nbacp
+    from IPython.display import Markdown, display
+    from math_agent import MathAgent
+    display(Markdown("control: $x^2$"))
+    conn = await nbacp.connect(MathAgent())
+    session = await conn.new_session('.')
+    result = await session.prompt("What do $1 and $2 cost?")
+    print("DONE", result.stop_reason)
+""")
+
+
+def test_agent_text_is_not_typeset_and_long_words_wrap(lab: JupyterServer, page: Page, tmp_path: Path) -> None:
+    open_notebook(page, lab, lab.write_notebook("math.ipynb", [CELL]))
+    run_all_cells(page)
+    out = output_area(page, 0)
+    expect(out).to_contain_text("DONE end_turn", timeout=60_000)
+    control = out.locator(".jp-RenderedMarkdown", has_text="control")
+    expect(control.locator("mjx-container")).to_have_count(1, timeout=30_000)  # MathJax runs on this page
+    page.wait_for_timeout(1500)  # give the typesetter the same chance on nbacp's outputs
+    record = out.locator(".nbacp-no-math")
+    expect(record).to_have_count(1)
+    expect(record).to_contain_text("The price is $5 and $6. Your $HOME is set.")
+    expect(record).to_contain_text(r"\color{red}{alarm} and $$x^2$$")
+    expect(record).to_contain_text("What do $1 and $2 cost?")
+    live = out.locator(".nbacp-transcript:not(.nbacp-inbox)")
+    expect(live).to_contain_text("The price is $5 and $6.")
+    expect(live).to_contain_text("compute $a$ and $b$")
+    assert out.locator("mjx-container").count() == 1, "only the control may be typeset"
+    # the 3,000-character word wraps inside the live view instead of overflowing it
+    overflow = live.evaluate("""(el) => {
+        const html = Array.from(el.querySelectorAll('.widget-html-content'))
+            .find((n) => (n.textContent || '').includes('wwwwwwwwww'));
+        return html ? [html.scrollWidth, el.clientWidth, html.getBoundingClientRect().height] : null;
+    }""")
+    assert overflow is not None
+    scroll_width, view_width, height = overflow
+    assert scroll_width <= view_width + 1, overflow  # not wider than the turn's view (it was 31,897 px)
+    assert height > 200, overflow  # 3,000 characters on many lines
+    screenshot(page, tmp_path, "math")
