@@ -43,6 +43,15 @@ def matrix_kernel(
         yield harness
 
 
+@pytest.fixture(params=[kernel_matrix.MATRIX[0].id, kernel_matrix.MATRIX[-1].id])
+def oldest_newest_kernel(
+    request: pytest.FixtureRequest, tmp_path: Path, kernel_envs: dict[str, Path]
+) -> Iterator[KernelHarness]:
+    """A real kernel from the oldest (Colab's 6.17.1) and the newest release of the matrix."""
+    with start_kernel(tmp_path, python=kernel_envs[request.param]) as harness:
+        yield harness
+
+
 @pytest.fixture
 async def _finish_tasks() -> AsyncIterator[None]:
     """Let the tasks a test started finish before pytest-asyncio closes its loop.
