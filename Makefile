@@ -4,7 +4,15 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test test-py test-js test-notebooks typecheck lint bench clean kernel-envs
+.PHONY: setup demo demo-setup chromium test test-py test-js test-notebooks typecheck lint bench clean real-agents kernel-envs
+
+# Root needs no sudo (and JupyterLab's --allow-root); everyone else gets sudo for apt-get only.
+ROOT := $(filter 0,$(shell id -u))
+SUDO := $(if $(ROOT),,sudo)
+# The demo runs on a scratch copy of notebooks/ (gitignored): a person's runs, saves and new
+# notebooks land there, never in a tracked file or in what `make test-notebooks` collects.
+DEMO_DIR := workspace
+DEMO_PORT ?= 8888
 
 $(STAMP): pyproject.toml js/package.json
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -15,10 +23,16 @@ $(STAMP): pyproject.toml js/package.json
 setup: $(STAMP)
 
 chromium:
-	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
+	@command -v chromium >/dev/null 2>&1 || ($(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 
-demo: $(STAMP)
-	$(BIN)/jupyter lab notebooks/quickstart.ipynb
+demo-setup: $(STAMP)
+	$(BIN)/python -m nbacp.demo.workspace notebooks $(DEMO_DIR)
+
+# Stop with Ctrl-C twice. NBACP_ANSWERS is dropped so every card waits for the person.
+demo: demo-setup
+	env -u NBACP_ANSWERS $(BIN)/jupyter lab --ip=127.0.0.1 --port=$(DEMO_PORT) \
+		--ServerApp.root_dir=$(DEMO_DIR) --LabApp.default_url=/lab/tree/quickstart.ipynb $(if $(ROOT),--allow-root)
 
 lint: $(STAMP)
 	$(BIN)/ruff check nbacp tests benchmarks
@@ -27,12 +41,22 @@ lint: $(STAMP)
 test-js: $(STAMP)
 	cd js && npm test
 
+# The real-agent tier's npm agents (exact pins + lock in tests/real_agents/), once per clone, timed.
+AGENTS := .cache/agents
+$(AGENTS)/.installed: tests/real_agents/package.json tests/real_agents/package-lock.json
+	@mkdir -p $(AGENTS) && cp tests/real_agents/package.json tests/real_agents/package-lock.json $(AGENTS)/
+	@start=$$(date +%s); cd $(AGENTS) && npm ci --no-audit --no-fund --loglevel=error \
+		&& echo "real agents installed in $$(( $$(date +%s) - start )) s"
+	@touch $@
+
+real-agents: $(AGENTS)/.installed
+
 # Virtualenvs with ipykernel 6.17.1 (+IPython 7.34, Colab) ... 7.4.0 for the kernel matrix tests,
 # built in parallel once and cached in .cache/kernels/ (the tests build them too if missing).
 kernel-envs: $(STAMP)
 	cd tests && ../$(BIN)/python -m kernel_matrix
 
-test-py: $(STAMP) chromium kernel-envs
+test-py: $(STAMP) chromium real-agents kernel-envs
 	$(BIN)/pytest -q -p no:cacheprovider
 
 test-notebooks: $(STAMP)
@@ -44,4 +68,4 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
 clean:
-	rm -rf $(VENV) js/node_modules nbacp/widgets/static/*.js .cache/kernels
+	rm -rf $(VENV) js/node_modules nbacp/widgets/static/*.js $(AGENTS) .cache/kernels

@@ -10,6 +10,8 @@ Script entries (JSON-friendly, matched to cards in the order the cards appear)::
     {"pick": {"question_0": ["Alpha", "Beta"]}, "fill": {"question_0_custom": "gamma"}, "press": "accept"}
     {"choose": "allow_once"}            # a permission card: option kind, else id, else label
     {"press": "open"}                   # a URL card: open / decline / cancel
+    {"press": "open", "visit": true}    # ... and fetch the page, as the person's browser would
+    {"authenticate": "api-key"}         # an authentication card: method id or name ("cancel" to refuse)
     {"expect": "form", ...}             # optional: fail loudly if the card is of another kind
     {"skip": true}                      # leave this card for a person
 """
@@ -18,6 +20,9 @@ from __future__ import annotations
 
 import json
 import os
+import sys
+import threading
+import urllib.request
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,7 +33,8 @@ ENV_VAR = "NBACP_ANSWERS"
 def card_kind(card: Any) -> str:
     """ "form", "url" or "permission", from the card's class (no import of the widget layer needed)."""
     name = type(card).__name__
-    return {"ElicitationForm": "form", "UrlConsentCard": "url", "PermissionCard": "permission"}.get(name, name)
+    kinds = {"ElicitationForm": "form", "UrlConsentCard": "url", "PermissionCard": "permission", "AuthCard": "auth"}
+    return kinds.get(name, name)
 
 
 class ScriptError(ValueError):
@@ -67,6 +73,15 @@ def apply_entry(card: Any, entry: Mapping[str, Any], *, index: int = 0) -> None:
         raise ScriptError(f"Answer script entry {index} expects a {expected} card, but a {kind} card was shown.")
     if entry.get("skip"):
         return
+    if kind == "auth":
+        if "authenticate" not in entry:
+            raise ScriptError(f"Answer script entry {index} is for an authentication card and needs 'authenticate'.")
+        method = str(entry["authenticate"])
+        if method == "cancel":
+            card.cancel()
+        else:
+            card.choose(method)
+        return
     if kind == "permission":
         if "choose" not in entry:
             raise ScriptError(f"Answer script entry {index} is for a permission card and needs 'choose'.")
@@ -82,6 +97,25 @@ def apply_entry(card: Any, entry: Mapping[str, Any], *, index: int = 0) -> None:
         raise ScriptError(f"Answer script entry {index}: 'press' must be one of {allowed} for a {kind} card.")
     # "open" is the button's word; the card's method is consent(), since Widget.open() is ipywidgets' own
     getattr(card, "consent" if press == "open" else str(press))()
+    if press == "open" and entry.get("visit"):
+        visit(str(card.url))
+
+
+def visit(url: str) -> threading.Thread:
+    """Fetch ``url`` on a thread, as a person's browser does after Open (the page may be served
+    by an agent on this very event loop, so the fetch must not block it). No proxy is used."""
+
+    def fetch() -> None:
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        try:
+            with opener.open(url, timeout=30) as response:
+                response.read()
+        except OSError as exc:
+            print(f"nbacp.answers: visiting {url} failed: {exc}", file=sys.stderr)
+
+    thread = threading.Thread(target=fetch, name="nbacp-answers-visit", daemon=True)
+    thread.start()
+    return thread
 
 
 PERMISSION_KINDS = ("allow_once", "allow_always", "reject_once", "reject_always")
@@ -118,10 +152,12 @@ def permission_option(card: Any, wanted: str, *, index: int = 0) -> str:
 
 
 def decline(card: Any) -> None:
-    """Say no to everything: decline forms and URLs, pick the agent's reject option for permissions."""
+    """Say no to everything: decline forms and URLs, pick the agent's reject option, do not sign in."""
     kind = card_kind(card)
     if kind in ("form", "url"):
         card.decline()
+    elif kind == "auth":  # no to signing in: the request fails with the agent's own message
+        card.cancel()
     elif kind == "permission":
         reject = _reject_option(card)
         if reject is not None:
@@ -129,8 +165,8 @@ def decline(card: Any) -> None:
 
 
 def cancel(card: Any) -> None:
-    """Dismiss every form and URL card. Permission cards have no dismiss: they wait for a person."""
-    if card_kind(card) in ("form", "url"):
+    """Dismiss every form, URL and authentication card. Permission cards have no dismiss: they wait for a person."""
+    if card_kind(card) in ("form", "url", "auth"):
         card.cancel()
 
 

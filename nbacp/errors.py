@@ -18,3 +18,17 @@ class AgentError(RuntimeError):
         self.code = code
         self.data = data
         super().__init__(f"The agent answered with error {code}: {message}" + (f" ({data})" if data else ""))
+
+
+class AuthenticationError(AgentError):
+    """Authentication with one of the agent's methods failed; names the method and the agent's reason."""
+
+    def __init__(self, method_id: str, code: int, message: str, data: object = None) -> None:
+        self.method_id = method_id
+        AgentError.__init__(self, code, message, data)
+        reason = f"{message} ({data})" if data else message
+        self.args = (f"Authentication with method {method_id!r} failed: the agent answered {code}: {reason}",)
+
+
+class NotSupportedByAgent(RuntimeError):
+    """The agent does not advertise the capability a call needs (e.g. ``session/list``)."""

@@ -7,7 +7,10 @@ nbacp.answers policies acting on the real cards, so the whole wire path is exerc
 from __future__ import annotations
 
 import asyncio
+import urllib.error
+import urllib.request
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from acp import schema
@@ -15,6 +18,7 @@ from acp import schema
 import nbacp
 from nbacp.answers import Script
 from nbacp.demo import SCENARIOS, Dataset, Environment, Plan, Schedule, demo_agent, scenario_of
+from nbacp.demo.model import help_text
 
 FULL_ANSWERS: list[dict[str, Any]] = [
     {"expect": "form", "pick": {"choice": "Production"}},
@@ -26,6 +30,13 @@ FULL_ANSWERS: list[dict[str, Any]] = [
     {"expect": "form", "fill": {"workers": 8}},
     {"expect": "permission", "choose": "allow_once"},
 ]
+
+
+def fetch(url: str) -> tuple[int, str]:
+    """GET as a browser would (no proxy): the status and the page text."""
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    with opener.open(url, timeout=30) as response:
+        return response.status, response.read().decode()
 
 
 class Recorder:
@@ -107,7 +118,8 @@ async def test_number_declined_stops_before_the_permission() -> None:
     assert plans[0].stopped == ("workers", "declined")
     assert plans[0].datasets == [Dataset.CUSTOMERS] and plans[0].datasets_custom is None
     assert plans[0].schedule is None and plans[0].schedule_custom is None
-    assert "schedule =" not in result.text  # unanswered optional question: no line, not "None"
+    assert "schedule =" not in result.text  # unanswered optional question: not "None"
+    assert "schedule: accepted with nothing picked" in result.text
     assert not any(type(card).__name__ == "PermissionCard" for card in recorder.cards)
 
 
@@ -134,7 +146,8 @@ async def test_quick_is_one_multi_select_with_other() -> None:
 async def test_single_pick_without_text() -> None:
     result, plans = await run("single", Script([{"pick": {"schedule": "Saturday morning"}}]))
     assert plans[0].schedule is Schedule.WEEKEND and plans[0].schedule_custom is None
-    assert "schedule = [<Schedule.WEEKEND: 'weekend'>]" in result.text
+    assert "schedule = <Schedule.WEEKEND: 'weekend'>" in result.text  # one value, not a list
+    assert "[<Schedule" not in result.text
 
 
 async def test_required_multi_select_cannot_be_accepted_empty() -> None:
@@ -154,13 +167,41 @@ async def test_required_multi_select_cannot_be_accepted_empty() -> None:
     assert plans[0].datasets == [Dataset.ORDERS]
 
 
-async def test_login_consent_then_completion() -> None:
+async def test_login_completes_only_after_the_page_is_visited() -> None:
+    """Consent is not completion: the agent serves its sign-in page on 127.0.0.1 and completes
+    the elicitation when that page is fetched, not before, and not for another path."""
     recorder = Recorder([{"expect": "url", "press": "open"}])
-    result, _ = await run("/login", recorder)
-    [card] = recorder.cards
-    assert card.url == "http://127.0.0.1/nbacp-demo/login"
+    async with nbacp.connect(demo_agent(), answers=recorder) as conn:
+        session = await conn.new_session()
+        turn = session.start("/login")
+        await asyncio.wait_for(recorder.shown.wait(), 60)
+        [card] = recorder.cards
+        parts = urlsplit(card.url)
+        assert (parts.scheme, parts.hostname) == ("http", "127.0.0.1") and parts.port
+        assert parts.path.startswith("/nbacp-demo/login/") and len(parts.path) > len("/nbacp-demo/login/") + 16
+        assert card.phase == "waiting"
+        guess = f"http://127.0.0.1:{parts.port}/nbacp-demo/login"
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            await asyncio.to_thread(fetch, guess)
+        assert missing.value.code == 404
+        await asyncio.sleep(0.5)  # room for a wrong completion to arrive; none may
+        assert not turn.done and not card.completed and card.phase == "waiting"
+        status, page = await asyncio.to_thread(fetch, card.url)
+        assert status == 200 and "Signed in to the demo data warehouse" in page
+        result = await asyncio.wait_for(turn, 60)
     assert card.completed and card.phase == "completed"
-    assert "sign-in: consent given, sign-in completed" in result.text
+    done = "sign-in: the page was visited, sign-in completed"
+    assert result.text == f"The warehouse needs you to sign in first.\n\n{done}"
+    with pytest.raises(urllib.error.URLError):  # the page server stops with the tool
+        await asyncio.to_thread(fetch, card.url)
+
+
+async def test_login_script_visits_the_page() -> None:
+    """The headless answer for a person's click on Open and the tab it opens (nbval uses it)."""
+    recorder = Recorder([{"expect": "url", "press": "open", "visit": True}])
+    result, _ = await run("login", recorder)
+    assert recorder.cards[0].completed
+    assert "sign-in: the page was visited, sign-in completed" in result.text
 
 
 @pytest.mark.parametrize(("press", "word"), [("decline", "declined"), ("cancel", "cancelled")])
@@ -191,3 +232,60 @@ async def test_cancelling_the_turn_while_a_question_waits() -> None:
     assert result.stop_reason == "cancelled"
     assert recorder.cards[0].done
     assert type(recorder.cards[0].response).__name__ == "CancelElicitationResponse"
+
+
+def tool_headers(widget: Any) -> list[str]:
+    """The tool-call lines a turn's live view shows."""
+    found = ["nbacp-tool-header" in getattr(widget, "_dom_classes", ()) and widget.value or ""]
+    for child in getattr(widget, "children", ()):
+        found += tool_headers(child)
+    return [line for line in found if line]
+
+
+async def test_cancelled_turn_reads_right() -> None:
+    """The agent's sentence and the adapter's cancellation note stay apart, and the stopped
+    tool call shows as cancelled, not failed (ACP: the client marks it cancelled)."""
+    recorder = Recorder([])
+    async with nbacp.connect(demo_agent(), answers=recorder) as conn:
+        session = await conn.new_session()
+        turn = session.start("full")
+        await asyncio.wait_for(recorder.shown.wait(), 60)
+        await session.cancel()
+        result = await asyncio.wait_for(turn, 60)
+    assert result.stop_reason == "cancelled"
+    assert "questions first.\n\nUser stopped the run." in result.text
+    assert "first.User" not in result.record and "first\\.User" not in result.record
+    [header] = tool_headers(turn.transcript)
+    assert "plan_pipeline_run" in header and header.endswith("cancelled") and "failed" not in header
+
+
+@pytest.mark.parametrize(
+    ("prompt", "intro"),
+    [
+        ("full", "I have a few questions first."),
+        ("quick", "I have a question first."),
+        ("single", "I have a question first."),
+    ],
+)
+async def test_intro_counts_the_questions(prompt: str, intro: str) -> None:
+    result, _ = await run(prompt, nbacp.answers.decline)
+    assert result.text.startswith(f"Let's plan tonight's data pipeline run. {intro}\n\nHere is what I received:\n")
+
+
+async def test_accepted_with_nothing_picked_is_an_answer() -> None:
+    """An optional single-select accepted empty: the agent says so; it was asked and answered."""
+    result, plans = await run("single", Script([{"press": "accept"}]))
+    assert plans[0].complete and plans[0].schedule is None and plans[0].schedule_custom is None
+    assert result.text.endswith("Here is what I received:\nschedule: accepted with nothing picked")
+    assert "nothing was asked" not in result.text
+
+
+async def test_single_select_custom_text_is_one_value() -> None:
+    answer = {"pick": {"schedule": "Right now"}, "fill": {"schedule_custom": " noon "}}
+    result, _ = await run("single", Script([answer]))
+    assert result.text.endswith("schedule = other 'noon'")
+
+
+def test_help_does_not_say_start_with() -> None:
+    assert scenario_of("please run the quick one") == "quick"  # any position matches
+    assert "Put one of these words in your prompt:" in help_text()

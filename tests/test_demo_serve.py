@@ -67,7 +67,7 @@ async def test_each_connection_gets_its_own_sessions(server_url: str) -> None:
     ):
         sa, sb = await a.new_session(), await b.new_session()
         ra, rb = await asyncio.gather(sa.prompt("single"), sb.prompt("single"))
-    assert "schedule = [<Schedule.NOW: 'now'>]" in ra.text
+    assert "schedule = <Schedule.NOW: 'now'>" in ra.text
     assert "schedule = other 'at noon'" in rb.text
 
 

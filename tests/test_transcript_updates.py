@@ -91,7 +91,7 @@ def test_message_ids_and_interleaving_split_messages() -> None:
     t.finish("end_turn")
     messages = [w for w in walk(t) if isinstance(w, widgets.VBox) and "nbacp-agent" in w._dom_classes]
     assert [html(m) for m in messages] == ["<p>one more</p>\n", "<p>two</p>\n", "<p>three</p>\n"]
-    assert t.text == "one moretwothree"
+    assert t.text == "one more\n\ntwo\n\nthree"  # separate messages stay separate paragraphs (#10 item 6)
 
 
 def test_tool_call_updated_in_place_with_text_diff_terminal_and_locations() -> None:

@@ -11,8 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
 from acp import PROTOCOL_VERSION, RequestError
@@ -20,11 +19,14 @@ from acp.client.connection import ClientSideConnection
 from acp.schema import Implementation
 
 from nbacp import __version__, kernel
+from nbacp.client import auth, notes, requests, transports
 from nbacp.client import guard as guarding
-from nbacp.client import notes, transports
 from nbacp.client.handler import AnswerPolicy, NotebookClient
+from nbacp.client.lifecycle import SessionLifecycle
+from nbacp.client.process import AgentProcess
+from nbacp.client.requests import RawTap
 from nbacp.client.session import Session, _display
-from nbacp.client.tools import KernelTools
+from nbacp.client.settings import SessionSettings
 from nbacp.errors import AgentError, ConnectError
 
 log = logging.getLogger(__name__)
@@ -32,7 +34,7 @@ CLIENT_INFO = Implementation(name="nbacp", title="nbacp (Jupyter notebook)", ver
 Target = Any  # an acp.Agent object, a command (str or list of str), or a ws:// / wss:// URL
 
 
-class Connection:
+class Connection(SessionLifecycle):
     """A live connection to one agent. ``async with`` closes it; so does ``await conn.close()``."""
 
     def __init__(
@@ -43,6 +45,8 @@ class Connection:
         initialize: Any,
         *,
         kind: str,
+        process: AgentProcess | None = None,
+        tap: RawTap | None = None,
     ) -> None:
         self.client = client
         self.agent = agent
@@ -50,7 +54,11 @@ class Connection:
         self.initialize_response = initialize
         self.sessions: list[Session] = []
         self.closed = False
+        self.process = process
+        self.tap = tap
+        self._settings: dict[str, SessionSettings] = {}
         self._stack = stack
+        client.on_update = self._follow_update
         self.guard: guarding.Guard | None = None  # set by connect(): checks every message from the agent
 
     def disconnect_reason(self) -> str | None:
@@ -71,31 +79,23 @@ class Connection:
     def agent_capabilities(self) -> Any:
         return getattr(self.initialize_response, "agent_capabilities", None)
 
-    async def new_session(
-        self,
-        cwd: str | os.PathLike[str] = ".",
-        *,
-        mcp_servers: list[Any] | None = None,
-        tools: KernelTools | None = None,
-    ) -> Session:
-        """A new session; ``tools=nbacp.kernel_tools()`` gives the agent this kernel as an MCP server."""
-        path = os.path.abspath(os.fspath(cwd))
-        tool_server = await tools.start(self.client, self.agent_capabilities) if tools is not None else None
-        servers = [*(mcp_servers or []), *([tool_server.entry()] if tool_server is not None else [])]
-        try:
-            response = await self.agent.new_session(cwd=path, mcp_servers=servers)
-        except BaseException as exc:
-            if tool_server is not None:
-                await tool_server.close()
-            if isinstance(exc, RequestError):
-                raise AgentError(exc.code, str(exc), exc.data) from None
-            raise
-        session = Session(self, response.session_id, path, response)
-        if tool_server is not None:
-            tool_server.bind(session.id)
-            session.tools = tool_server
-        self.sessions.append(session)
-        return session
+    @property
+    def auth_methods(self) -> list[Any]:
+        """The authentication methods the agent listed in ``initialize`` (id, name, description, type)."""
+        return list(getattr(self.initialize_response, "auth_methods", None) or [])
+
+    async def authenticate(self, method_id: str) -> Any:
+        """Authenticate with one of ``auth_methods``; errors name the method and the agent's message."""
+        return await auth.authenticate(self, method_id)
+
+    @property
+    def stderr(self) -> str:
+        """The last ~200 lines the agent wrote to stderr (command agents; "" for the others)."""
+        return str(self.process.stderr) if self.process is not None else ""
+
+    @property
+    def stderr_lines(self) -> list[str]:
+        return self.process.stderr.lines if self.process is not None else []
 
     async def close(self) -> None:
         """Cancel every open card, end running turns, and release the transport."""
@@ -155,7 +155,7 @@ def connect(
     answers: AnswerPolicy | None = None,
     token: str | None = None,
     headers: dict[str, str] | None = None,
-    env: dict[str, str] | None = None,
+    env: Mapping[str, str | None] | None = None,
     cwd: str | None = None,
     name: str | None = None,
     max_message_bytes: int = transports.MAX_MESSAGE_BYTES,
@@ -169,6 +169,11 @@ def connect(
     headless policy (see ``nbacp.answers``); None waits for a person. ``max_message_bytes`` is
     the largest websocket message accepted or sent (acpremote's own default is 1 MiB);
     ``timeout`` bounds how long the agent may take to answer ``initialize`` (None: no bound).
+
+    A command agent inherits the kernel's environment (``os.environ``); ``env`` adds or
+    overrides variables, and a value of None removes one (``env={"OPENAI_API_KEY": None}``).
+    It runs in its own process group, so the kernel's stop button never signals it, and its
+    stderr is kept (last ~200 lines) as ``conn.stderr``.
     """
     kwargs = dict(
         answers=answers, token=token, headers=headers, env=env, cwd=cwd, name=name,
@@ -183,7 +188,7 @@ async def _open(
     answers: AnswerPolicy | None,
     token: str | None,
     headers: dict[str, str] | None,
-    env: dict[str, str] | None,
+    env: Mapping[str, str | None] | None,
     cwd: str | None,
     name: str | None,
     max_message_bytes: int,
@@ -192,6 +197,7 @@ async def _open(
     kernel.ensure_comm_status()
     client = NotebookClient(answers=answers, agent_name=name)
     stack = contextlib.AsyncExitStack()
+    process: AgentProcess | None = None
     guard = client.guard = guarding.Guard(client, notes.ConnectionLog())
     routing = notes.routing(guard.log)  # the SDK's tasks, created below, log to this connection
     try:
@@ -199,7 +205,7 @@ async def _open(
             agent, limits = await transports.websocket(client, target, token, headers, stack, max_message_bytes)
             kind, guard.limits, client.max_answer_bytes = "remote", limits, limits.outgoing
         elif isinstance(target, str | Sequence) and not isinstance(target, bytes):
-            agent, kind = await transports.stdio(client, target, env, cwd, stack), "subprocess"
+            (agent, process), kind = await transports.stdio(client, target, env, cwd, stack), "subprocess"
         elif hasattr(target, "prompt") and hasattr(target, "initialize"):
             agent, kind = transports.memory(client, target, stack), "in-process"
         else:
@@ -207,6 +213,7 @@ async def _open(
                 f"connect() takes an ACP agent object, a command or a ws:// URL, not {type(target).__name__}"
             )
         guard.install(agent)  # already done by client.on_connect; kept for transports that bypass it
+        tap = requests.install(agent, client)
         try:
             init = await asyncio.wait_for(
                 agent.initialize(
@@ -224,7 +231,11 @@ async def _open(
         except RequestError as exc:
             raise AgentError(exc.code, str(exc), exc.data) from None
         except ConnectionError as exc:
-            raise ConnectError(f"The agent closed the connection during initialize ({exc}).") from None
+            said = ""
+            if process is not None:
+                await process.stderr_settled()
+                said = f" Its stderr ends with: {process.stderr.lines[-1]}" if process.stderr else ""
+            raise ConnectError(f"The agent closed the connection during initialize ({exc}).{said}") from None
     except BaseException:
         await stack.aclose()
         raise
@@ -233,7 +244,7 @@ async def _open(
     info = getattr(init, "agent_info", None)
     if client.agent_name is None:
         client.agent_name = (info.title or info.name) if info is not None else "agent"
-    conn = Connection(client, agent, stack, init, kind=kind)
+    conn = Connection(client, agent, stack, init, kind=kind, process=process, tap=tap)
     conn.guard = guard
     guard.log.listeners.append(client.show_note)
     _show_inbox(client)

@@ -17,7 +17,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from acp import RequestError
 from acp.schema import (
+    AuthCapabilities,
+    BooleanConfigOptionCapabilities,
     ClientCapabilities,
+    ClientSessionCapabilities,
     CreateElicitationResponse,
     ElicitationCapabilities,
     ElicitationFormCapabilities,
@@ -28,9 +31,12 @@ from acp.schema import (
     ElicitationUrlSessionMode,
     PermissionOption,
     RequestPermissionResponse,
+    SessionConfigOptionsCapabilities,
+    SessionInfoUpdate,
     ToolCallUpdate,
 )
 
+from nbacp.client import extensions, requests
 from nbacp.form import InvalidSchemaError
 
 if TYPE_CHECKING:
@@ -66,6 +72,9 @@ class NotebookClient:
         self._url_cards: dict[str, Any] = {}
         self._policy_tasks: set[asyncio.Task[Any]] = set()
         self.updates: dict[str, list[Any]] = {}
+        self._by_request: dict[Any, Card[Any]] = {}
+        self.extension_notes: list[str] = []
+        self.on_update: Callable[[str, Any], None] | None = None  # the connection keeps session settings current
         self.max_answer_bytes: int | None = None  # the transport's limit for one outgoing message
         self.guard: Guard | None = None  # installed on the SDK connection as soon as it exists
 
@@ -78,9 +87,16 @@ class NotebookClient:
     # -- capabilities -------------------------------------------------------------------
     @staticmethod
     def capabilities() -> ClientCapabilities:
-        """Only what is implemented: form and URL elicitation. No fs, no terminal."""
+        """Only what is implemented: form and URL elicitation, boolean config options.
+
+        No fs, no terminal, and no terminal sign-in (``auth.terminal`` stays false).
+        """
         return ClientCapabilities(
             elicitation=ElicitationCapabilities(form=ElicitationFormCapabilities(), url=ElicitationUrlCapabilities()),
+            session=ClientSessionCapabilities(
+                config_options=SessionConfigOptionsCapabilities(boolean=BooleanConfigOptionCapabilities())
+            ),
+            auth=AuthCapabilities(terminal=False),
         )
 
     # -- routing ------------------------------------------------------------------------
@@ -117,13 +133,26 @@ class NotebookClient:
         return len(cards)
 
     async def _ask(self, session_id: str | None, card: Card[Any], kind: str, question: str) -> Any:
+        return await self.ask_card(session_id, card, kind, question)
+
+    async def ask_card(
+        self, session_id: str | None, card: Card[Any], kind: str, question: str, *, surface: Surface | None = None
+    ) -> Any:
+        """Show ``card`` (in ``surface``, else the session's turn or the inbox), offer it to the policy, await it."""
         key = session_id or ""
         self._open_cards.setdefault(key, set()).add(card)
-        surface = self._surface(session_id)
+        request_id = requests.current_request_id()
+        if request_id is not None:
+            self._by_request[request_id] = card
+        explicit = surface
+        if surface is None:
+            surface = self._surface(session_id)
 
         def finished(_: Any) -> None:
             self._open_cards.get(key, set()).discard(card)
-            target = self._surface(session_id) or surface
+            if request_id is not None:
+                self._by_request.pop(request_id, None)
+            target = explicit or self._surface(session_id) or surface
             if target is not None:
                 target.note_answer(kind, question, card.summary.value)
 
@@ -134,6 +163,13 @@ class NotebookClient:
             surface.add_card(card)
         self._offer(card)
         return await card
+
+    def cancel_request(self, request_id: Any) -> bool:
+        """``$/cancel_request`` from the agent: close the card answering that request as cancelled."""
+        card = self._by_request.get(request_id)
+        if card is None:  # unknown, or answered already: nothing to do
+            return False
+        return card.cancel_pending("the agent withdrew the request")
 
     def _answer_fits(self, response: Any) -> str | None:
         """Why ``response`` cannot be sent in one message of the transport, or None."""
@@ -189,9 +225,29 @@ class NotebookClient:
 
     async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
         self.updates.setdefault(session_id, []).append(update)
+        if self.on_update is not None:
+            self.on_update(session_id, update)
         surface = self._surface(session_id)
         if surface is not None:
             surface.add(update)
+        if isinstance(update, SessionInfoUpdate):  # codex keeps retry / error status only in _meta
+            status = extensions.meta_status(update.field_meta) or extensions.meta_status(kwargs)
+            note = getattr(surface, "note_line", None)
+            if status and note is not None:
+                note("agent-status", f"Agent status: {status}")
+
+    async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
+        """An extension notification (``_auth/status_update``, ...): one line where the person looks."""
+        session_id = params.get("sessionId") if isinstance(params, dict) else None
+        if isinstance(session_id, str) or len(self._surfaces) != 1:
+            surface = self._surface(session_id if isinstance(session_id, str) else None)
+        else:  # no session named and one turn running: that turn is where the person looks
+            surface = next(iter(self._surfaces.values()))
+        line = extensions.notification_line(method, params)
+        self.extension_notes.append(line)
+        note = getattr(surface, "note_line", None)
+        if note is not None:
+            note(f"ext:{method}", line)
 
     async def aclose(self) -> None:
         for task in list(self._policy_tasks):

@@ -18,10 +18,12 @@ from typing import TYPE_CHECKING, Any
 from acp import RequestError, text_block
 
 from nbacp import kernel
-from nbacp.client import attachments
+from nbacp.client import attachments, auth
 from nbacp.client.attachments import Attachment
 from nbacp.client.budget import prompt_problem
+from nbacp.client.controls import SessionControls
 from nbacp.client.namespace import name_of
+from nbacp.client.process import exit_note, show_stderr
 from nbacp.errors import AgentError, ConnectionLost
 from nbacp.render.record import record_text
 
@@ -100,6 +102,8 @@ class Turn:
         # but nbval ignores update_display_data; an awaited prompt() displays the record itself.
         self._record_handle = _display(Record(""), display_id=True) if placeholder else None
         self._task = asyncio.ensure_future(self._run())
+        # a turn nobody awaits (start() and then close()) must not log "Task exception was never retrieved"
+        self._task.add_done_callback(_retrieve)
 
     @property
     def done(self) -> bool:
@@ -125,13 +129,21 @@ class Turn:
         client.attach(session.id, self.transcript)
         error: BaseException | None = None
         stop_reason, reason = "error", "the turn failed"
+        session._turn_started()
         try:
             blocks = [a.block for a in self.attachments] or [text_block(self.text)]
-            response = await session.connection.agent.prompt(session_id=session.id, prompt=blocks)
+            response = await auth.retrying(
+                session.connection,
+                lambda: session.connection.agent.prompt(session_id=session.id, prompt=blocks),
+                surface=self.transcript,
+            )
             stop_reason = str(response.stop_reason)
             reason = "the agent ended the turn"
         except RequestError as exc:
             error = AgentError(exc.code, str(exc), exc.data)
+            reason = "the agent failed the turn"
+        except AgentError as exc:  # the agent's refusal, or a failed authentication
+            error = exc
             reason = "the agent failed the turn"
         except ConnectionError as exc:
             why = session.connection.disconnect_reason() or str(exc)
@@ -147,6 +159,11 @@ class Turn:
                 await session.connection.guard.end_turn(session.id)
             client.cancel_cards(reason, session.id)  # before detaching, so the record notes them
             client.detach(session.id, self.transcript)
+            session._turn_ended()
+        if error is not None:
+            await show_stderr(session.connection, self.transcript)
+            if isinstance(error, ConnectionLost):
+                error = ConnectionLost(f"{error}{exit_note(session.connection)}")
         self.transcript.finish(stop_reason)
         result = PromptResult(
             stop_reason=stop_reason,
@@ -164,6 +181,11 @@ class Turn:
         return result
 
 
+def _retrieve(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
+
+
 _last_session: list[weakref.ref[Session]] = []
 
 
@@ -177,8 +199,11 @@ def _mark_used(session: Session) -> None:
     _last_session[:] = [weakref.ref(session)]
 
 
-class Session:
-    """One ACP session of a connection. ``prompt`` renders into the cell that awaits it."""
+class Session(SessionControls):
+    """One ACP session of a connection. ``prompt`` renders into the cell that awaits it.
+
+    Modes, config options, models and ``close()`` come from ``SessionControls``.
+    """
 
     def __init__(self, connection: Connection, session_id: str, cwd: str, response: Any = None) -> None:
         _mark_used(self)
@@ -187,6 +212,8 @@ class Session:
         self.cwd = cwd
         self.response = response
         self.turn: Turn | None = None
+        self.settings = connection.settings_for(session_id)
+        self.history: Transcript | None = None  # the replayed transcript of a loaded session
         self.tools: KernelToolServer | None = None  # the kernel's MCP server, when started with tools=
 
     @property
@@ -247,6 +274,8 @@ class Session:
     async def cancel(self) -> None:
         """Cancel the running turn: close its open cards, then tell the agent (session/cancel)."""
         self.connection.client.cancel_cards("cancelled from the notebook", self.id)
+        if self.turn is not None and not self.turn.done:
+            self.turn.transcript.cancel_tools()
         if not self.connection.closed:
             with contextlib.suppress(ConnectionError):
                 await self.connection.agent.cancel(session_id=self.id)

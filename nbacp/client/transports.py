@@ -7,15 +7,15 @@ lives there in SDK 0.12) and registers its own teardown on the connection's exit
 from __future__ import annotations
 
 import contextlib
-import os
 import shlex
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from acp.agent.connection import AgentSideConnection
 from acp.client.connection import ClientSideConnection
 from acp.interfaces import Client
 
+from nbacp.client import process
 from nbacp.client.handler import NotebookClient
 from nbacp.errors import ConnectError
 
@@ -27,7 +27,7 @@ def memory(client: NotebookClient, agent_obj: Any, stack: contextlib.AsyncExitSt
     from acp._transport import memory_transport_pair  # in-process pair; private in SDK 0.12
 
     client_end, agent_end = memory_transport_pair()
-    agent_side = AgentSideConnection(agent_obj, agent_end)
+    agent_side = AgentSideConnection(agent_obj, agent_end, use_unstable_protocol=True)  # resume, fork, close
     conn = ClientSideConnection(cast(Client, client), client_end, use_unstable_protocol=True)
     stack.push_async_callback(agent_side._conn.close)
     stack.push_async_callback(conn.close)
@@ -37,25 +37,24 @@ def memory(client: NotebookClient, agent_obj: Any, stack: contextlib.AsyncExitSt
 async def stdio(
     client: NotebookClient,
     command: str | Sequence[str],
-    env: dict[str, str] | None,
+    env: Mapping[str, str | None] | None,
     cwd: str | None,
     stack: contextlib.AsyncExitStack,
-) -> ClientSideConnection:
-    from acp.stdio import spawn_agent_process
-
+) -> tuple[ClientSideConnection, process.AgentProcess]:
+    """Start the command (see ``nbacp.client.process``) and speak ACP over its stdin/stdout."""
     argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
     if not argv:
         raise ValueError("connect() got an empty command")
-    merged_env = {**os.environ, **env} if env else None
     try:
-        conn, _process = await stack.enter_async_context(
-            spawn_agent_process(
-                cast(Client, client), argv[0], *argv[1:], env=merged_env, cwd=cwd, use_unstable_protocol=True
-            )
-        )
-    except (FileNotFoundError, PermissionError) as exc:
+        agent = await process.start(argv, env, cwd)
+    except (FileNotFoundError, PermissionError, NotADirectoryError) as exc:
         raise ConnectError(f"Could not start the agent command {argv[0]!r}: {exc}") from None
-    return conn
+    stack.push_async_callback(agent.stop)
+    proc = agent.process
+    assert proc.stdin is not None and proc.stdout is not None
+    conn = ClientSideConnection(cast(Client, client), proc.stdin, proc.stdout, use_unstable_protocol=True)
+    stack.push_async_callback(conn.close)
+    return conn, agent
 
 
 async def websocket(

@@ -17,17 +17,20 @@ SCENARIOS: dict[str, str] = {
     "full": "every kind of question: a choice, two questions with Other, a number, a permission",
     "quick": "one multi-select question with an Other box",
     "single": "one single-select question with an Other box",
-    "login": "a URL to open (consent first), completed by the agent afterwards",
+    "login": "a sign-in page to open (consent first); the agent finishes once the page was visited",
     "explore": "look at your DataFrames through the kernel tools (session started with tools=nbacp.kernel_tools())",
 }
 PLAN_TOOL = "plan_pipeline_run"
 LOGIN_TOOL = "sign_in"
 EXPLORE_TOOL = "explore_notebook"
 
-INTRO = ["Let's plan ", "tonight's data ", "pipeline run. ", "I have a few ", "questions first."]
-LOGIN_INTRO = ["The warehouse ", "needs you to ", "sign in first."]
-EXPLORE_INTRO = ["Let me look ", "at the variables ", "in your notebook."]
-REPORT_HEAD = "\n\nHere is what I received:\n"
+# Each introduction ends its paragraph, so whatever follows it (the report, or the adapter's
+# "User stopped the run." when the person cancels) starts a paragraph of its own.
+INTRO = ["Let's plan ", "tonight's data ", "pipeline run. ", "I have a few ", "questions first.", "\n\n"]
+ONE_QUESTION_INTRO = ["Let's plan ", "tonight's data ", "pipeline run. ", "I have a ", "question first.", "\n\n"]
+LOGIN_INTRO = ["The warehouse ", "needs you to ", "sign in first.", "\n\n"]
+EXPLORE_INTRO = ["Let me look ", "at the variables ", "in your notebook.", "\n\n"]
+REPORT_HEAD = "Here is what I received:\n"
 
 
 def scenario_of(prompt: str) -> str | None:
@@ -39,7 +42,7 @@ def scenario_of(prompt: str) -> str | None:
 
 
 def help_text() -> str:
-    lines = ["I am the nbacp demo agent. Start your prompt with one of these words:"]
+    lines = ["I am the nbacp demo agent. Put one of these words in your prompt:"]
     lines += [f"- {name}: {what}" for name, what in SCENARIOS.items()]
     return "\n".join(lines)
 
@@ -71,7 +74,7 @@ async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator
     parts = request.parts if request is not None else []
     returned = [p for p in parts if isinstance(p, ToolReturnPart)]
     if returned:
-        head = "\n\n" if returned[0].tool_name in (LOGIN_TOOL, EXPLORE_TOOL) else REPORT_HEAD
+        head = "" if returned[0].tool_name in (LOGIN_TOOL, EXPLORE_TOOL) else REPORT_HEAD
         for chunk in _words(head + str(returned[0].content)):
             yield chunk
         return
@@ -84,7 +87,8 @@ async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator
     intro, tool, args = {
         "login": (LOGIN_INTRO, LOGIN_TOOL, {}),
         "explore": (EXPLORE_INTRO, EXPLORE_TOOL, {}),
-    }.get(scenario, (INTRO, PLAN_TOOL, {"scenario": scenario}))
+        "full": (INTRO, PLAN_TOOL, {"scenario": "full"}),
+    }.get(scenario, (ONE_QUESTION_INTRO, PLAN_TOOL, {"scenario": scenario}))  # quick, single: one question
     for chunk in intro:
         yield chunk
     yield {0: DeltaToolCall(name=tool, json_args=json.dumps(args), tool_call_id=f"{tool}-{len(messages)}")}

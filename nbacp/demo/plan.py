@@ -2,7 +2,8 @@
 
 Everything here is plain Python the tools use: the typed values offered to the person, the
 questions, and the report that names every typed value the agent got back (reprs of enum
-members, custom text, and an explicit word for declined or cancelled; never None).
+members, custom text, and an explicit word for an empty answer, declined or cancelled; never
+None).
 """
 
 from __future__ import annotations
@@ -84,6 +85,7 @@ class Plan:
     workers: int | None = None
     stopped: tuple[str, Status] | None = None
     launch: str | None = None  # "approved" / "rejected" once the permission was asked
+    answered: list[str] = field(default_factory=list)  # questions accepted, even with nothing picked
 
     @property
     def complete(self) -> bool:
@@ -96,8 +98,14 @@ class Plan:
             lines.append(f"environment = {self.environment!r}")
         if self.datasets or self.datasets_custom is not None:
             lines.append(f"datasets = {_answer(self.datasets, self.datasets_custom)}")
+        elif "datasets" in self.answered:
+            lines.append("datasets: accepted with nothing picked")
         if self.schedule is not None or self.schedule_custom is not None:
-            lines.append(f"schedule = {_answer([self.schedule] if self.schedule else [], self.schedule_custom)}")
+            # a single-select: one value (the pick) or the Other text, never a list
+            shown = f"other {self.schedule_custom!r}" if self.schedule_custom is not None else repr(self.schedule)
+            lines.append(f"schedule = {shown}")
+        elif "schedule" in self.answered:
+            lines.append("schedule: accepted with nothing picked")
         if self.workers is not None:
             lines.append(f"workers = {self.workers!r}")
         if self.stopped is not None:
@@ -105,11 +113,11 @@ class Plan:
             lines.append(f"{step}: {status}, so I stopped there")
         if self.launch is not None:
             lines.append(f"launch: {self.launch}")
-        return "\n".join(lines) if lines else "nothing was asked"
+        return "\n".join(lines) if lines else "no answers received"
 
 
 def _answer(values: list[Any], custom: str | None) -> str:
-    """Picks as their reprs, the Other text quoted after them; single-selects carry one of the two."""
+    """A multi-select's picks as a list of reprs, the Other text quoted after them."""
     parts = [repr(values)] if values else []
     if custom is not None:
         parts.append(f"other {custom!r}")

@@ -5,7 +5,8 @@ enum values, one default), a multi-select with Other plus a single-select with O
 ``nbacp.questions`` (one form), an integer through the low-level ``create_elicitation``, and one
 permission through the session's approval bridge (the same path pydantic-acp takes for tools
 declared ``requires_approval``), so the notebook shows a permission card. ``sign_in`` asks for
-consent to open a URL and completes the elicitation after consent, as a login callback would.
+consent to open its sign-in page (served on 127.0.0.1) and completes the elicitation once that
+page was visited, as a login callback would.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from nbacp.demo.plan import (
     Plan,
     Status,
 )
+from nbacp.demo.signin import SignInPage
 from nbacp.questions import (
     InvalidQuestionResponse,
     Question,
@@ -53,9 +55,8 @@ from nbacp.questions import (
     ask_questions,
 )
 
-LOGIN_URL = "http://127.0.0.1/nbacp-demo/login"
 LOGIN_MESSAGE = "Sign in to the demo data warehouse"
-COMPLETE_AFTER = 0.3  # seconds between consent and completion: long enough to see "waiting"
+VISIT_TIMEOUT = 600  # seconds the agent waits, after consent, for the sign-in page to be visited
 
 _ids = itertools.count(1)
 
@@ -109,6 +110,7 @@ async def plan_pipeline_run(deps: AcpSessionContext, scenario: str) -> Plan:
     if not isinstance(answers, QuestionsAccepted):
         plan.stopped = (step, _status(answers))
         return plan
+    plan.answered += [q.id for q in questions]
     if "datasets" in answers.answers:
         plan.datasets = list(answers.answers["datasets"].values)
         plan.datasets_custom = answers.answers["datasets"].custom
@@ -160,15 +162,20 @@ async def _ask_launch(deps: AcpSessionContext, plan: Plan) -> None:
 
 
 async def sign_in(deps: AcpSessionContext) -> str:
-    """URL mode: consent is not completion; the agent says when the sign-in finished."""
+    """URL mode: consent is not completion; the agent completes once its sign-in page was visited."""
     elicitation_id = f"demo-login-{next(_ids)}"
-    mode = ElicitationUrlSessionMode(session_id=deps.session_id, elicitation_id=elicitation_id, url=AnyUrl(LOGIN_URL))
-    response = await deps.create_elicitation(LOGIN_MESSAGE, mode)
-    if isinstance(response, AcceptElicitationResponse):
-        await asyncio.sleep(COMPLETE_AFTER)
-        await deps.complete_elicitation(elicitation_id)
-        return "sign-in: consent given, sign-in completed"
-    if isinstance(response, DeclineElicitationResponse):
-        return "sign-in: declined"
-    assert isinstance(response, CancelElicitationResponse)
-    return "sign-in: cancelled"
+    async with SignInPage() as page:
+        url = AnyUrl(page.url)
+        mode = ElicitationUrlSessionMode(session_id=deps.session_id, elicitation_id=elicitation_id, url=url)
+        response = await deps.create_elicitation(LOGIN_MESSAGE, mode)
+        if isinstance(response, DeclineElicitationResponse):
+            return "sign-in: declined"
+        if not isinstance(response, AcceptElicitationResponse):
+            assert isinstance(response, CancelElicitationResponse)
+            return "sign-in: cancelled"
+        try:
+            await asyncio.wait_for(page.visited(), VISIT_TIMEOUT)
+        except TimeoutError:
+            return f"sign-in: consent given, but the page was not visited within {VISIT_TIMEOUT // 60} minutes"
+    await deps.complete_elicitation(elicitation_id)
+    return "sign-in: the page was visited, sign-in completed"

@@ -16,15 +16,28 @@ _EXPORTS = {
     "UrlConsentCard": "nbacp.widgets.url_card",
     "PermissionCard": "nbacp.widgets.permission_card",
     "Transcript": "nbacp.widgets.transcript",
+    "AuthCard": "nbacp.widgets.auth_card",
+    "SessionToolbar": "nbacp.widgets.toolbar",
 }
 
-__all__ = ["Card", "ChoiceCard", "ElicitationForm", "PermissionCard", "Transcript", "UrlConsentCard"]
+__all__ = [
+    "AuthCard",
+    "Card",
+    "ChoiceCard",
+    "ElicitationForm",
+    "PermissionCard",
+    "SessionToolbar",
+    "Transcript",
+    "UrlConsentCard",
+]
 
 if TYPE_CHECKING:
+    from nbacp.widgets.auth_card import AuthCard
     from nbacp.widgets.card import Card
     from nbacp.widgets.choice_card import ChoiceCard
     from nbacp.widgets.form_view import ElicitationForm
     from nbacp.widgets.permission_card import PermissionCard
+    from nbacp.widgets.toolbar import SessionToolbar
     from nbacp.widgets.transcript import Transcript
     from nbacp.widgets.url_card import UrlConsentCard
 

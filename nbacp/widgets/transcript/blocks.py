@@ -134,9 +134,13 @@ class ToolCallBlock(Block):
         self._where: widgets.Label | None = None
         self._content: widgets.VBox | None = None
 
-    def merge(self, update: schema.ToolCallStart | schema.ToolCallProgress) -> None:
+    def merge(self, update: schema.ToolCallStart | schema.ToolCallProgress, *, cancelling: bool = False) -> None:
+        """``cancelling``: the person cancelled the turn; agents report the calls they stop as
+        "failed" (ACP has no cancelled status), which is shown as what it is: cancelled."""
         for field in ("title", "kind", "status"):
             value = getattr(update, field)
+            if field == "status" and cancelling and value == "failed":
+                value = "cancelled"
             if value is not None:
                 self.state[field] = value
         if update.content is not None:
@@ -144,6 +148,13 @@ class ToolCallBlock(Block):
             self._content_dirty = True
         if update.locations is not None:
             self.locations = list(update.locations)
+
+    def cancel(self) -> bool:
+        """ACP: on session/cancel the client marks the turn's unfinished tool calls cancelled."""
+        if self.state["status"] in ("completed", "failed", "cancelled"):
+            return False
+        self.state["status"] = "cancelled"
+        return True
 
     def terminal_ids(self) -> set[str]:
         return {c.terminal_id for c in self.content if isinstance(c, schema.TerminalToolCallContent)}

@@ -11,7 +11,7 @@ from acp import schema
 from nbacp.render.safe_text import safe_text
 
 LIMIT = 300
-TOOL_GLYPH = {"pending": "○", "in_progress": "◐", "completed": "✓", "failed": "✗"}
+TOOL_GLYPH = {"pending": "○", "in_progress": "◐", "completed": "✓", "failed": "✗", "cancelled": "⊘"}
 PLAN_GLYPH = {"pending": "○", "in_progress": "◐", "completed": "✓"}
 
 

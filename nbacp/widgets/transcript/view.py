@@ -49,11 +49,16 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self.stop_reason: str | None = None
         self.frames = 0  # how many frames changed the view (for tests and benchmarks)
         self._text: list[str] = []
+        self._text_break = False  # something other than agent text came since the last agent chunk
+        self._agent_message_id: str | None = None
+        self._text_length = 0
+        self._breaks: list[int] = []  # offsets in the raw agent text where a new message began
         self._blocks: list[Block] = []
         self._dirty: dict[int, Block] = {}
         self._layout_dirty = False
         self._current: MessageBlock | None = None
         self._tools: dict[str, ToolCallBlock] = {}
+        self._cancelling = False
         self._plans: dict[str, PlanBlock] = {}
         self._lines: dict[str, LineBlock] = {}
         self._unsupported: dict[str, int] = {}
@@ -72,7 +77,7 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         """All agent_message_chunk text of the turn, in arrival order."""
         if len(self._text) > 1:
             self._text = ["".join(self._text)]
-        return self._text[0] if self._text else ""
+        return _with_breaks(self._text[0], self._breaks) if self._text else ""
 
     def __repr__(self) -> str:
         # The cell's text/plain: stable, unlike ipywidgets' default repr of the whole tree.
@@ -102,6 +107,12 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
     def note_answer(self, kind: str, question: str, answer: str) -> None:
         self.answers.append((kind, question, answer))
 
+    def note_line(self, key: str, text: str) -> None:
+        """Show one plain line (an extension notification, an agent status); the same key replaces it."""
+        self._close_message()
+        self._line(key, describe.clip(text, 300))
+        self._schedule()
+
     def note(self, text: str) -> None:
         """The connection's latest log line (a refused request, an SDK error): one line, updated."""
         self._line("connection-log", describe.clip(f"Connection: {text}"))
@@ -112,6 +123,14 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._terminals[terminal_id] = output
         for block in self._tools.values():
             if terminal_id in block.terminal_ids():
+                self._mark(block)
+        self._schedule()
+
+    def cancel_tools(self) -> None:
+        """The person cancelled the turn: its unfinished tool calls show as cancelled, not failed."""
+        self._cancelling = True
+        for block in self._tools.values():
+            if block.cancel():
                 self._mark(block)
         self._schedule()
 
@@ -195,12 +214,13 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         if role is not None:
             self._chunk(role, update)
         elif isinstance(update, schema.ToolCallStart | schema.ToolCallProgress):
+            self._text_break = True
             self._close_message()
             block = self._tools.get(update.tool_call_id)
             if block is None:
                 block = self._tools[update.tool_call_id] = ToolCallBlock(update.tool_call_id, self._terminals)
                 self._append(block)
-            block.merge(update)
+            block.merge(update, cancelling=self._cancelling)
             self._mark(block)
         elif isinstance(update, schema.AgentPlanUpdate):
             self._plan("").set_entries(update.entries)
@@ -224,11 +244,21 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
     def _chunk(self, role: str, chunk: Any) -> None:
         content = chunk.content
         if not isinstance(content, schema.TextContentBlock):
+            self._text_break = True
             self._close_message()
             self._append(LineBlock(describe.content_block(content), f"nbacp-{role}-content"))
             return
         if role == "agent":
+            # separate agent messages (a new message id, or a tool call, thought or plan between)
+            # stay separate paragraphs in .text; a card placed mid-message does not split it
+            if self._text_length and (self._text_break or chunk.message_id != self._agent_message_id):
+                self._breaks.append(self._text_length)
+            self._text_break = False
+            self._agent_message_id = chunk.message_id
             self._text.append(content.text)
+            self._text_length += len(content.text)
+        else:
+            self._text_break = True
         current = self._current
         if current is None or current.role != role or current.message_id != chunk.message_id:
             self._close_message()
@@ -238,6 +268,7 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._mark(current)
 
     def _plan(self, plan_id: str) -> PlanBlock:
+        self._text_break = True
         self._close_message()
         block = self._plans.get(plan_id)
         if block is None:
@@ -263,3 +294,27 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._blocks.remove(block)
         self._dirty.pop(id(block), None)
         self._layout_dirty = True
+
+
+def _with_breaks(raw: str, breaks: list[int]) -> str:
+    """``raw`` with a blank line at each message boundary, counting the newlines already there.
+
+    Counted on the whole text, not per chunk: an agent that streams "\n", then "\nHere is"
+    already made its blank line.
+    """
+    if not breaks:
+        return raw
+    out: list[str] = []
+    start = 0
+    for at in breaks:
+        out.append(raw[start:at])
+        before = at
+        while before > 0 and raw[before - 1] == "\n":
+            before -= 1
+        after = at
+        while after < len(raw) and raw[after] == "\n":
+            after += 1
+        out.append("\n" * max(0, 2 - (at - before) - (after - at)))
+        start = at
+    out.append(raw[start:])
+    return "".join(out)

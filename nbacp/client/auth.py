@@ -1,0 +1,98 @@
+"""Authentication: the agent's methods from ``initialize``, ``authenticate``, and retry-once on "auth required".
+
+Agents answer ``session/new`` or ``session/prompt`` with -32000 "Authentication required"
+until the client calls ``authenticate`` (codex-acp does even with an API key set). nbacp then
+shows an ``AuthCard`` in the cell (or lets the headless policy pick, ``{"authenticate": id}``),
+calls ``authenticate`` with the chosen method and retries the failed request exactly once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from acp import RequestError
+
+from nbacp.errors import AgentError, AuthenticationError
+
+if TYPE_CHECKING:
+    from nbacp.client.connection import Connection
+    from nbacp.client.handler import Surface
+
+T = TypeVar("T")
+AUTH_REQUIRED = -32000
+
+
+def is_auth_required(exc: RequestError | AgentError) -> bool:
+    """ACP's ``auth_required`` error: code -32000, or an agent that says so in its message."""
+    text = " ".join(str(part) for part in exc.args).lower()
+    return exc.code == AUTH_REQUIRED or "auth_required" in text or "authentication required" in text
+
+
+def method_ids(methods: list[Any]) -> list[str]:
+    return [str(getattr(m, "id", None) or (m.get("id") if isinstance(m, dict) else "")) for m in methods]
+
+
+async def authenticate(conn: Connection, method_id: str) -> Any:
+    """Call ``authenticate``; an unknown method or the agent's refusal raises AuthenticationError."""
+    ids = method_ids(conn.auth_methods)
+    if method_id not in ids:
+        offered = ", ".join(map(repr, ids)) or "none"
+        raise AuthenticationError(
+            method_id, -32602, f"the agent does not offer this method (it offers: {offered})"
+        )
+    try:
+        return await conn.agent.authenticate(method_id=method_id)
+    except RequestError as exc:
+        raise AuthenticationError(method_id, exc.code, str(exc), exc.data) from None
+
+
+async def ask_method(conn: Connection, reason: str, surface: Surface | None) -> str | None:
+    """Show the auth card (in ``surface``, else the current cell) and wait for a method or cancel."""
+    from nbacp.widgets.auth_card import AuthCard
+
+    card = AuthCard(conn.auth_methods, agent=conn.client.agent_name, reason=reason)
+    where = surface if surface is not None else _ThisCell()
+    return await conn.client.ask_card(None, card, "authentication", "Authentication required", surface=where)  # type: ignore[no-any-return]
+
+
+class _ThisCell:
+    """Outside a turn (session/new), the card goes to the cell that is waiting for it."""
+
+    def add_card(self, card: Any) -> None:
+        from nbacp.client.session import _display
+
+        _display(card)
+
+    def note_answer(self, kind: str, question: str, answer: str) -> None:
+        return None
+
+    def add(self, update: Any) -> None:
+        return None
+
+
+async def retrying(
+    conn: Connection, call: Callable[[], Awaitable[T]], surface: Surface | None = None
+) -> T:
+    """Run ``call``; on "auth required" ask for a method, authenticate, and run it once more.
+
+    Errors come out as nbacp's: AgentError for the agent's own refusal, AuthenticationError
+    naming the method when ``authenticate`` itself fails.
+    """
+    try:
+        return await call()
+    except RequestError as exc:
+        if not is_auth_required(exc) or not conn.auth_methods:
+            raise AgentError(exc.code, str(exc), exc.data) from None
+        first = exc
+    method_id = await ask_method(conn, f"The agent answered: {first}", surface)
+    if method_id is None:
+        raise AgentError(first.code, f"{first} (no authentication method was chosen)", first.data)
+    await authenticate(conn, method_id)
+    try:
+        return await call()
+    except RequestError as exc:
+        if is_auth_required(exc):
+            message = f"still not authenticated after it: {exc}"
+            raise AuthenticationError(method_id, exc.code, message, exc.data) from None
+        raise AgentError(exc.code, str(exc), exc.data) from None

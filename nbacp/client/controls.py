@@ -1,0 +1,129 @@
+"""What a person sets on a session between turns: mode, config options, model; and closing it.
+
+``Session`` inherits these; they live here so that the turn code in ``session.py`` stays about
+turns. Every setter checks the value against what the agent offered before calling it, so a
+typo is a clear error naming the choices rather than the agent's -32602.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from acp import RequestError
+
+from nbacp.client.settings import SessionSettings, select_values
+from nbacp.errors import AgentError, NotSupportedByAgent
+
+if TYPE_CHECKING:
+    from nbacp.client.connection import Connection
+    from nbacp.widgets.toolbar import SessionToolbar
+
+
+class SessionControls:
+    """Mixin for Session: ``modes``, ``set_mode``, ``config_options``, ``set_config``, ``models``, ``set_model``."""
+
+    connection: Connection
+    id: str
+    settings: SessionSettings
+    _toolbar: SessionToolbar | None = None
+
+    @property
+    def modes(self) -> Any:
+        """The agent's ``SessionModeState`` (``current_mode_id``, ``available_modes``), or None."""
+        return self.settings.modes
+
+    @property
+    def mode(self) -> str | None:
+        return self.settings.modes.current_mode_id if self.settings.modes is not None else None
+
+    @property
+    def config_options(self) -> list[Any]:
+        """The agent's config options (select and boolean), with their current values."""
+        return list(self.settings.config_options)
+
+    @property
+    def models(self) -> dict[str, Any] | None:
+        """``{"currentModelId", "availableModels"}`` when the agent gives a models list, else None."""
+        return self.settings.models
+
+    async def set_mode(self, mode_id: str) -> None:
+        modes = self.settings.modes
+        if modes is None:
+            raise NotSupportedByAgent("The agent offers no session modes for this session.")
+        ids = [m.id for m in modes.available_modes]
+        if ids and mode_id not in ids:
+            names = [m.name for m in modes.available_modes]
+            if names.count(mode_id) == 1:
+                mode_id = ids[names.index(mode_id)]
+            else:
+                raise ValueError(f"{mode_id!r} is not one of the agent's modes: {', '.join(map(repr, ids))}.")
+        try:
+            await self.connection.agent.set_session_mode(session_id=self.id, mode_id=mode_id)
+        except RequestError as exc:
+            raise AgentError(exc.code, f"setting mode {mode_id!r}: {exc}", exc.data) from None
+        self.settings.set_current_mode(mode_id)
+
+    async def set_config(self, option_id: str, value: str | bool) -> None:
+        option = self.settings.option(option_id)
+        kind = getattr(option, "type", "select")
+        if kind == "boolean":
+            if not isinstance(value, bool):
+                raise TypeError(f"Config option {option_id!r} is a boolean; give True or False, not {value!r}.")
+        else:
+            if isinstance(value, bool) or not isinstance(value, str):
+                raise TypeError(f"Config option {option_id!r} takes one of its values as a string, not {value!r}.")
+            pairs = select_values(option)
+            values = [v for v, _ in pairs]
+            if value not in values:
+                labels = [label for _, label in pairs]
+                if labels.count(value) == 1:
+                    value = values[labels.index(value)]
+                else:
+                    raise ValueError(f"{value!r} is not a value of {option_id!r}: {', '.join(map(repr, values))}.")
+        try:
+            response = await self.connection.agent.set_config_option(
+                config_id=option_id, session_id=self.id, value=value
+            )
+        except RequestError as exc:
+            raise AgentError(exc.code, f"setting {option_id!r} to {value!r}: {exc}", exc.data) from None
+        self.settings.config_options = list(response.config_options)
+        self.settings.changed()
+
+    async def set_model(self, model_id: str) -> None:
+        """Through the "model" config option when there is one, else the agent's models list."""
+        option = self.settings.model_option()
+        if option is not None:
+            await self.set_config(option.id, model_id)
+            return
+        choices = [m for m, _ in self.settings.model_choices()]
+        if not choices:
+            raise NotSupportedByAgent("The agent offers no models list or model option for this session.")
+        if model_id not in choices:
+            raise ValueError(f"{model_id!r} is not one of the agent's models: {', '.join(map(repr, choices))}.")
+        raw = self.connection.agent._conn  # session/set_model is not in SDK 0.12's typed API
+        try:
+            await raw.send_request("session/set_model", {"sessionId": self.id, "modelId": model_id})
+        except RequestError as exc:
+            raise AgentError(exc.code, f"setting model {model_id!r}: {exc}", exc.data) from None
+        self.settings.set_current_model(model_id)
+
+    def _turn_started(self) -> None:
+        if self._toolbar is not None:
+            self._toolbar.busy = True
+
+    def _turn_ended(self) -> None:
+        if self._toolbar is not None:
+            self._toolbar.busy = False
+
+    @property
+    def toolbar(self) -> SessionToolbar:
+        """The compact row of dropdowns / toggles for this session (built on first use)."""
+        if self._toolbar is None:
+            from nbacp.widgets.toolbar import SessionToolbar
+
+            self._toolbar = SessionToolbar(self)
+        return self._toolbar
+
+    async def close(self) -> None:
+        """``session/close``: the agent frees the session (where it advertises close)."""
+        await self.connection.close_session(self.id)

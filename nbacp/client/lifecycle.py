@@ -1,0 +1,218 @@
+"""Sessions that survive: new, list, load (history replayed into the cell), resume, fork, close.
+
+``Connection`` inherits these. Each call first checks that the agent advertised the method
+(``agentCapabilities.loadSession``, ``sessionCapabilities.list`` / ``resume`` / ``fork`` /
+``close``) and otherwise raises NotSupportedByAgent naming the capability, instead of
+sending a request the agent would answer with "Method not found". ``session/new`` and
+``session/load`` go through the authentication retry (``nbacp.client.auth``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from acp import RequestError
+
+from nbacp import kernel
+from nbacp.client import auth
+from nbacp.client.settings import SessionSettings
+from nbacp.errors import AgentError, NotSupportedByAgent
+
+if TYPE_CHECKING:
+    from acp.client.connection import ClientSideConnection
+
+    from nbacp.client.handler import NotebookClient
+    from nbacp.client.requests import RawTap
+    from nbacp.client.session import Session
+    from nbacp.client.tools import KernelTools
+
+MAX_LIST_PAGES = 100
+T = TypeVar("T")
+
+
+class SessionLifecycle:
+    """Mixin for Connection; needs ``agent``, ``client``, ``sessions``, ``tap``, ``agent_capabilities``."""
+
+    agent: ClientSideConnection
+    client: NotebookClient
+    sessions: list[Session]
+    tap: RawTap | None
+    _settings: dict[str, SessionSettings]
+
+    @property
+    def agent_capabilities(self) -> Any:  # pragma: no cover - provided by Connection
+        raise NotImplementedError
+
+    # -- settings kept current by session/update -----------------------------------------
+    def settings_for(self, session_id: str) -> SessionSettings:
+        settings = self._settings.get(session_id)
+        if settings is None:
+            settings = self._settings[session_id] = SessionSettings()
+        return settings
+
+    def _follow_update(self, session_id: str, update: Any) -> None:
+        self.settings_for(session_id).apply_update(update)
+
+    async def _interruptible(self, call: Awaitable[T]) -> T:
+        """The stop button ends a wait for the auth card here (outside a turn): it closes the card."""
+
+        def close_auth_cards() -> None:
+            from nbacp.widgets.auth_card import AuthCard
+
+            for card in self.client.open_cards():
+                if isinstance(card, AuthCard):
+                    card.cancel_pending("interrupted")
+
+        return await kernel.wait_interruptible(call, close_auth_cards)
+
+    # -- capabilities ----------------------------------------------------------------
+    def supports(self, method: str) -> bool:
+        """Whether the agent advertised ``method``: "load", "list", "resume", "fork" or "close"."""
+        caps = self.agent_capabilities
+        if caps is None:
+            return False
+        if method == "load":
+            return bool(getattr(caps, "load_session", False))
+        session_caps = getattr(caps, "session_capabilities", None)
+        return getattr(session_caps, method, None) is not None
+
+    def _require(self, method: str) -> None:
+        if not self.supports(method):
+            where = "agentCapabilities.loadSession" if method == "load" else f"sessionCapabilities.{method}"
+            raise NotSupportedByAgent(
+                f"The agent does not support session/{method} (it does not advertise {where} in initialize)."
+            )
+
+    # -- the calls -------------------------------------------------------------------
+    async def new_session(
+        self,
+        cwd: str | os.PathLike[str] = ".",
+        *,
+        mcp_servers: list[Any] | None = None,
+        tools: KernelTools | None = None,
+    ) -> Session:
+        """A new session; ``tools=nbacp.kernel_tools()`` gives the agent this kernel as an MCP server."""
+        path = os.path.abspath(os.fspath(cwd))
+        tool_server = await tools.start(self.client, self.agent_capabilities) if tools is not None else None
+        servers = [*(mcp_servers or []), *([tool_server.entry()] if tool_server is not None else [])]
+        try:
+            response = await self._interruptible(
+                auth.retrying(
+                    self,  # type: ignore[arg-type]
+                    lambda: self.agent.new_session(cwd=path, mcp_servers=servers),
+                )
+            )
+        except BaseException:
+            if tool_server is not None:
+                await tool_server.close()
+            raise
+        session = self._adopt(response.session_id, path, response)
+        if tool_server is not None:
+            tool_server.bind(session.id)
+            session.tools = tool_server
+        return session
+
+    async def list_sessions(self, cwd: str | os.PathLike[str] | None = None) -> list[Any]:
+        """Every session the agent lists (all pages), as ``SessionInfo`` (session_id, cwd, title, updated_at)."""
+        self._require("list")
+        path = os.path.abspath(os.fspath(cwd)) if cwd is not None else None
+        found: list[Any] = []
+        cursor: str | None = None
+        for _ in range(MAX_LIST_PAGES):
+            try:
+                page = await self.agent.list_sessions(cwd=path, cursor=cursor)
+            except RequestError as exc:
+                raise AgentError(exc.code, str(exc), exc.data) from None
+            found.extend(page.sessions)
+            cursor = page.next_cursor
+            if not cursor:
+                break
+        return found
+
+    async def load_session(
+        self, session_id: str, cwd: str | os.PathLike[str] = ".", *, mcp_servers: list[Any] | None = None
+    ) -> Session:
+        """Load a session; the history the agent replays is shown in this cell as a transcript."""
+        from nbacp.client.session import Record, _display
+        from nbacp.render.record import record_text
+        from nbacp.widgets.transcript import Transcript
+
+        self._require("load")
+        path = os.path.abspath(os.fspath(cwd))
+        history = Transcript(prompt=f"(history of session {session_id})")
+        history.add_class("nbacp-history")
+        _display(history)
+        self.client.attach(session_id, history)
+        try:
+            response = await self._interruptible(
+                auth.retrying(
+                    self,  # type: ignore[arg-type]
+                    lambda: self.agent.load_session(cwd=path, session_id=session_id, mcp_servers=mcp_servers or []),
+                    surface=history,
+                )
+            )
+            tracker = getattr(self.agent, "_session_updates", None)  # replayed updates still in flight
+            if tracker is not None:
+                await tracker.wait(session_id)
+        finally:
+            self.client.detach(session_id, history)
+        history.finish("history loaded")
+        plain = record_text(history.prompt, history.text, history.answers, "loaded")
+        _display(Record(history.record_markdown(), plain))  # the saved notebook keeps the history too
+        session = self._adopt(session_id, path, response)
+        session.history = history
+        return session
+
+    async def resume_session(
+        self, session_id: str, cwd: str | os.PathLike[str] = ".", *, mcp_servers: list[Any] | None = None
+    ) -> Session:
+        """Continue a session without replaying its history."""
+        self._require("resume")
+        path = os.path.abspath(os.fspath(cwd))
+        response = await self._interruptible(
+            auth.retrying(
+                self,  # type: ignore[arg-type]
+                lambda: self.agent.resume_session(session_id=session_id, cwd=path, mcp_servers=mcp_servers or []),
+            )
+        )
+        return self._adopt(session_id, path, response)
+
+    async def fork_session(self, session_id: str, cwd: str | os.PathLike[str] = ".") -> Session:
+        """A new session that starts from a copy of ``session_id``'s history."""
+        self._require("fork")
+        path = os.path.abspath(os.fspath(cwd))
+        response = await self._interruptible(
+            auth.retrying(
+                self,  # type: ignore[arg-type]
+                lambda: self.agent.fork_session(session_id=session_id, cwd=path, mcp_servers=[]),
+            )
+        )
+        return self._adopt(response.session_id, path, response)
+
+    async def close_session(self, session_id: str) -> None:
+        """``session/close``: the agent frees the session; its Session object can no longer prompt."""
+        self._require("close")
+        try:
+            await self.agent.close_session(session_id=session_id)
+        except RequestError as exc:
+            raise AgentError(exc.code, str(exc), exc.data) from None
+        closed = [s for s in self.sessions if s.id == session_id]
+        self.sessions = [s for s in self.sessions if s.id != session_id]
+        self.client.cancel_cards("the session was closed", session_id)
+        for session in closed:  # its kernel tools (an MCP server) serve nobody now
+            if session.tools is not None:
+                await session.tools.close()
+
+    def _adopt(self, session_id: str, cwd: str, response: Any) -> Session:
+        from nbacp.client.session import Session, _display
+
+        models = self.tap.models.pop(session_id, None) if self.tap is not None else None
+        self.settings_for(session_id).apply_response(response, models)
+        session = Session(self, session_id, cwd, response)  # type: ignore[arg-type]
+        self.sessions.append(session)
+        settings = session.settings
+        if settings.modes is not None or settings.config_options or settings.models:
+            _display(session.toolbar)
+        return session

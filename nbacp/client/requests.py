@@ -1,0 +1,86 @@
+"""What the SDK's typed API hides, read from the JSON-RPC stream of one connection.
+
+SDK 0.12 gives a client handler no JSON-RPC request id, routes no ``$/`` notification, and
+drops unknown response fields. Two thin wrappers on the SDK's JSON-RPC connection fix that:
+- every incoming message passes ``RawTap.incoming`` first, in the receive loop, right before
+  the SDK starts the task that handles it: the request's id goes into a context variable,
+  which that task inherits, so a card knows the request it answers; ``$/cancel_request
+  {requestId}`` (the agent withdrew a request, e.g. codex-acp after its ``autoResolutionMs``)
+  closes that request's open card as cancelled, and ``$/`` notifications stop there
+  (optional by JSON-RPC convention; the SDK would log "Method not found" with a traceback);
+- ``send_request`` keeps the ``models`` field (``{currentModelId, availableModels}``) of
+  session/new, load, resume and fork results, which the SDK's response models drop.
+The SDK's public observer hook would also see these messages, but it deep-copies every
+message in both directions for every observer; these wrappers copy nothing.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from acp.client.connection import ClientSideConnection
+
+    from nbacp.client.handler import NotebookClient
+
+log = logging.getLogger(__name__)
+_REQUEST_ID: contextvars.ContextVar[Any] = contextvars.ContextVar("nbacp_request_id", default=None)
+SESSION_METHODS = ("session/new", "session/load", "session/resume", "session/fork")
+CANCEL_REQUEST = "$/cancel_request"
+
+
+def current_request_id() -> Any:
+    """The JSON-RPC id of the agent request being handled in this task, or None."""
+    return _REQUEST_ID.get()
+
+
+class RawTap:
+    """What ``install`` puts on a connection; see the module docstring."""
+
+    def __init__(self, client: NotebookClient) -> None:
+        self.client = client
+        self.models: dict[str, Any] = {}
+
+    def incoming(self, message: Any) -> bool:
+        """Look at one incoming message; False when it is a ``$/`` notification handled here."""
+        if not isinstance(message, dict):
+            return True
+        method = message.get("method")
+        if method is None:
+            return True
+        _REQUEST_ID.set(message.get("id") if "id" in message else None)
+        if "id" in message or not isinstance(method, str) or not method.startswith("$/"):
+            return True
+        params = message.get("params")
+        if method == CANCEL_REQUEST and isinstance(params, dict) and "requestId" in params:
+            self.client.cancel_request(params["requestId"])
+        return False
+
+    def result(self, method: str, params: Any, result: Any) -> None:
+        if method in SESSION_METHODS and isinstance(result, dict) and isinstance(result.get("models"), dict):
+            session_id = result.get("sessionId") or (params or {}).get("sessionId")
+            if isinstance(session_id, str):
+                self.models[session_id] = result["models"]
+
+
+def install(agent: ClientSideConnection, client: NotebookClient) -> RawTap:
+    """Wrap ``agent``'s JSON-RPC connection (its receive step and ``send_request``) with a RawTap."""
+    tap = RawTap(client)
+    raw = agent._conn  # the SDK's JSON-RPC connection
+    process = raw._process_message
+    send_request = raw.send_request
+
+    def process_message(message: dict[str, Any]) -> None:
+        if tap.incoming(message):
+            process(message)
+
+    async def send(method: str, params: Any = None) -> Any:
+        result = await send_request(method, params)
+        tap.result(method, params, result)
+        return result
+
+    raw._process_message = process_message  # type: ignore[method-assign]
+    raw.send_request = send  # type: ignore[method-assign]
+    return tap
