@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo demo-setup chromium test test-py test-js test-notebooks typecheck lint bench bench-quick clean real-agents
+.PHONY: setup demo demo-setup chromium test test-py test-js test-notebooks typecheck lint bench bench-quick clean real-agents kernel-envs
 
 # Root needs no sudo (and JupyterLab's --allow-root); everyone else gets sudo for apt-get only.
 ROOT := $(filter 0,$(shell id -u))
@@ -51,7 +51,12 @@ $(AGENTS)/.installed: tests/real_agents/package.json tests/real_agents/package-l
 
 real-agents: $(AGENTS)/.installed
 
-test-py: $(STAMP) chromium real-agents
+# Virtualenvs with ipykernel 6.17.1 (+IPython 7.34, Colab) ... 7.4.0 for the kernel matrix tests,
+# built in parallel once and cached in .cache/kernels/ (the tests build them too if missing).
+kernel-envs: $(STAMP)
+	cd tests && ../$(BIN)/python -m kernel_matrix
+
+test-py: $(STAMP) chromium real-agents kernel-envs
 	$(BIN)/pytest -q -p no:cacheprovider
 
 test-notebooks: $(STAMP)
@@ -67,4 +72,4 @@ bench-quick: $(STAMP) chromium
 	$(BIN)/python -m benchmarks --quick
 
 clean:
-	rm -rf $(VENV) js/node_modules nbacp/widgets/static/*.js $(AGENTS)
+	rm -rf $(VENV) js/node_modules nbacp/widgets/static/*.js $(AGENTS) .cache/kernels

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import hypothesis  # noqa: F401  (see below)
+import kernel_matrix
 import pytest
 from kernel_support import KernelHarness, start_kernel
 from loopback import settle
@@ -23,6 +24,31 @@ from loopback import settle
 def kernel(tmp_path: Path) -> Iterator[KernelHarness]:
     """A fresh real ipykernel (this venv) in a temp cwd; see tests/kernel_support.py."""
     with start_kernel(tmp_path) as harness:
+        yield harness
+
+
+@pytest.fixture(scope="session")
+def kernel_envs() -> dict[str, Path]:
+    """The kernel matrix's virtualenvs (tests/kernel_matrix.py), built once and cached."""
+    kernel_matrix.build_all()
+    return {env.id: env.python for env in kernel_matrix.MATRIX}
+
+
+@pytest.fixture(params=[env.id for env in kernel_matrix.MATRIX])
+def matrix_kernel(
+    request: pytest.FixtureRequest, tmp_path: Path, kernel_envs: dict[str, Path]
+) -> Iterator[KernelHarness]:
+    """A real kernel from each release of the matrix (ipykernel 6.17.1 + IPython 7.34 ... 7.4.0)."""
+    with start_kernel(tmp_path, python=kernel_envs[request.param]) as harness:
+        yield harness
+
+
+@pytest.fixture(params=[kernel_matrix.MATRIX[0].id, kernel_matrix.MATRIX[-1].id])
+def oldest_newest_kernel(
+    request: pytest.FixtureRequest, tmp_path: Path, kernel_envs: dict[str, Path]
+) -> Iterator[KernelHarness]:
+    """A real kernel from the oldest (Colab's 6.17.1) and the newest release of the matrix."""
+    with start_kernel(tmp_path, python=kernel_envs[request.param]) as harness:
         yield harness
 
 

@@ -7,6 +7,11 @@ comm_msgs) are mirrored so tests can read state and answer as a browser would: t
 comm_msg packets sent here are byte-for-byte what @jupyter-widgets/base sends.
 
 ipywidgets needs nothing from a front end to open its comms, so no handshake is faked.
+
+Like @jupyter-widgets/base, a model's state edits are throttled: an edit goes out only when
+the kernel has reported "idle" for the model's previous edit; edits made meanwhile are merged
+into one held message (custom messages such as clicks are never held). Without this rule the
+ipykernel 7.4 status bug and the Run All partial answer could not show.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -46,6 +52,8 @@ class KernelHarness:
         self.comms: dict[str, Msg] = {}  # comm_id -> comm_open content (+ "closed")
         self.states: dict[str, dict[str, Any]] = {}
         self.customs: dict[str, list[Any]] = defaultdict(list)
+        self._unconfirmed: dict[str, str] = {}  # comm_id -> msg_id of the edit awaiting its idle
+        self._held: dict[str, Msg] = {}  # comm_id -> the merged edit waiting to go out
         self._stop = threading.Event()
         self._pump = threading.Thread(target=self._run_pump, name="kernel-pump", daemon=True)
         self._pump.start()
@@ -70,27 +78,47 @@ class KernelHarness:
                 time.sleep(0.01)
 
     def _record(self, msg: Msg) -> None:
+        release = None
+        with self._cond:
+            self._record_locked(msg)
+            if msg["msg_type"] == "status" and msg["content"].get("execution_state") == "idle":
+                release = self._release_held(msg["parent_header"].get("msg_id", ""))
+        if release is not None:
+            self._send_msg(release)
+
+    def _release_held(self, idle_for: str) -> Msg | None:
+        """The idle of a model's unconfirmed edit lets its held (merged) edit go out."""
+        for comm_id, msg_id in list(self._unconfirmed.items()):
+            if msg_id == idle_for:
+                del self._unconfirmed[comm_id]
+                held = self._held.pop(comm_id, None)
+                if held is not None:
+                    self._unconfirmed[comm_id] = held["header"]["msg_id"]
+                    held["header"]["date"] = datetime.now(UTC)  # stamped when sent, as the browser does
+                return held
+        return None
+
+    def _record_locked(self, msg: Msg) -> None:
         now = time.perf_counter()
         parent = msg["parent_header"].get("msg_id", "")
         kind = msg["msg_type"]
         content = msg["content"]
-        with self._cond:
-            msg["received_at"] = now
-            self._by_parent[parent].append(msg)
-            if kind == "comm_open":
-                comm_id = content["comm_id"]
-                self.comms[comm_id] = dict(content, closed=False)
-                self.states[comm_id] = dict(content.get("data", {}).get("state", {}))
-            elif kind == "comm_msg":
-                data = content.get("data", {})
-                comm_id = content["comm_id"]
-                if data.get("method") in ("update", "echo_update"):
-                    self.states.setdefault(comm_id, {}).update(data.get("state", {}))
-                elif data.get("method") == "custom":
-                    self.customs[comm_id].append(data.get("content"))
-            elif kind == "comm_close" and content["comm_id"] in self.comms:
-                self.comms[content["comm_id"]]["closed"] = True
-            self._cond.notify_all()
+        msg["received_at"] = now
+        self._by_parent[parent].append(msg)
+        if kind == "comm_open":
+            comm_id = content["comm_id"]
+            self.comms[comm_id] = dict(content, closed=False)
+            self.states[comm_id] = dict(content.get("data", {}).get("state", {}))
+        elif kind == "comm_msg":
+            data = content.get("data", {})
+            comm_id = content["comm_id"]
+            if data.get("method") in ("update", "echo_update"):
+                self.states.setdefault(comm_id, {}).update(data.get("state", {}))
+            elif data.get("method") == "custom":
+                self.customs[comm_id].append(data.get("content"))
+        elif kind == "comm_close" and content["comm_id"] in self.comms:
+            self.comms[content["comm_id"]]["closed"] = True
+        self._cond.notify_all()
 
     def wait_for(self, predicate: Callable[[], T | None], timeout: float = DEFAULT_TIMEOUT, what: str = "") -> T:
         """Wait (bounded) until ``predicate()`` returns something truthy, and return it."""
@@ -108,9 +136,12 @@ class KernelHarness:
     # -- shell ------------------------------------------------------------------------------
     def _send(self, msg_type: str, content: dict[str, Any]) -> str:
         msg = self.kc.session.msg(msg_type, content)
+        self._send_msg(msg)
+        return str(msg["header"]["msg_id"])
+
+    def _send_msg(self, msg: Msg) -> None:
         with self._shell_lock:
             self.kc.shell_channel.send(msg)
-        return str(msg["header"]["msg_id"])
 
     def execute(self, code: str) -> str:
         """Send an execute_request without waiting; returns its msg_id."""
@@ -134,11 +165,29 @@ class KernelHarness:
         return self.wait_for(lambda: self._replies.get(msg_id), timeout, f"reply to {msg_id}")
 
     def send_update(self, comm_id: str, **state: Any) -> str:
-        """A front-end state change, as the JS widget manager sends it."""
+        """A front-end state change, as the JS widget manager sends it: at once if the model has
+        no unconfirmed edit, else merged into the held edit that goes out on that edit's idle.
+        Returns the msg_id the change travels in."""
         with self._cond:
             self.states.setdefault(comm_id, {}).update(state)
-        data = {"method": "update", "state": state, "buffer_paths": []}
-        return self._send("comm_msg", {"comm_id": comm_id, "data": data})
+            held = self._held.get(comm_id)
+            if held is not None:
+                held["content"]["data"]["state"].update(state)
+                return str(held["header"]["msg_id"])
+            data = {"method": "update", "state": dict(state), "buffer_paths": []}
+            msg = self.kc.session.msg("comm_msg", {"comm_id": comm_id, "data": data})
+            msg_id = str(msg["header"]["msg_id"])
+            if comm_id in self._unconfirmed:
+                self._held[comm_id] = msg
+                return msg_id
+            self._unconfirmed[comm_id] = msg_id
+        self._send_msg(msg)
+        return msg_id
+
+    def held_edits(self) -> dict[str, dict[str, Any]]:
+        """Edits the front end is holding back (comm_id -> merged state), as the browser would."""
+        with self._cond:
+            return {c: dict(m["content"]["data"]["state"]) for c, m in self._held.items()}
 
     def click(self, comm_id: str) -> str:
         """A Button click, exactly as the browser's widget manager sends it."""
@@ -223,12 +272,13 @@ class KernelHarness:
         self.km.shutdown_kernel(now=True)
 
 
-def write_kernelspec(root: Path, interrupt_mode: Literal["signal", "message"] = "signal") -> Path:
-    """A kernelspec for this interpreter, so the kernel under test is the venv's ipykernel."""
+def write_kernelspec(root: Path, interrupt_mode: Literal["signal", "message"] = "signal",
+                     python: str | Path | None = None) -> Path:
+    """A kernelspec for ``python`` (default: this interpreter, so the venv's ipykernel)."""
     spec_dir = root / KERNEL_NAME
     spec_dir.mkdir(parents=True, exist_ok=True)
     spec = {
-        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "argv": [str(python or sys.executable), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
         "display_name": "nbacp test kernel",
         "language": "python",
         "interrupt_mode": interrupt_mode,
@@ -243,6 +293,7 @@ def start_kernel(
     interrupt_mode: Literal["signal", "message"] = "signal",
     timeout: float = 60.0,
     env: dict[str, str] | None = None,
+    python: str | Path | None = None,
 ) -> Iterator[KernelHarness]:
     """Start a kernel in ``cwd`` (bounded startup) and shut it down afterwards.
 
@@ -250,7 +301,7 @@ def start_kernel(
     test); pass it in ``env`` to test that policy on purpose.
     """
     kernel_env = {k: v for k, v in os.environ.items() if k != "NBACP_ANSWERS"} | (env or {})
-    specs = write_kernelspec(cwd / ".kernelspecs", interrupt_mode)
+    specs = write_kernelspec(cwd / ".kernelspecs", interrupt_mode, python)
     km = KernelManager(
         kernel_name=KERNEL_NAME,
         kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(specs)]),

@@ -27,14 +27,56 @@ def test_version_is_numeric_and_recent() -> None:
 def test_older_kernel_message_points_to_start(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(kernel, "ipykernel_version", lambda: (7, 3, 0))
     text = kernel.older_kernel_message()
-    assert "7.3.0" in text and "session.start(" in text and ">= 7.4" in text
+    assert "7.3.0" in text and "session.start(" in text and "ipykernel>=7.4" in text
 
 
-def test_old_kernel_cannot_await(monkeypatch: pytest.MonkeyPatch) -> None:
+class _Stream:
+    """Stands in for the ZMQStream that hands shell messages to the main thread."""
+
+    def __init__(self) -> None:
+        self._recv_callback = lambda msg: None
+
+    def on_recv(self, callback: object, copy: bool = False) -> None:
+        self._recv_callback = callback  # type: ignore[assignment]
+
+
+class _OldKernel:
+    """The ipykernel 6.x internals nbacp's comm forwarding uses, nothing else."""
+
+    session = object()
+
+    def __init__(self) -> None:
+        self.shell_stream = _Stream()
+
+    async def dispatch_shell(self, msg: object) -> None: ...
+    def set_parent(self, ident: object, parent: object, channel: str = "shell") -> None: ...
+    def get_parent(self, channel: str = "shell") -> dict[str, object]:
+        return {}
+
+
+class _NewKernel:
+    async def dispatch_shell(self, msg: object, /, subshell_id: str | None = None, *, concurrent: bool = False) -> None:
+        ...
+
+
+def test_awaiting_is_feature_detected_not_guessed_from_the_version(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(kernel, "running_in_kernel", lambda: True)
-    for version, expected in [((7, 3, 9), False), ((6, 31), False), ((7, 4), True), ((8, 0, 1), True)]:
-        monkeypatch.setattr(kernel, "ipykernel_version", lambda v=version: v)
-        assert kernel.can_await_widgets() is expected, version
+    monkeypatch.setattr(kernel, "ipykernel_version", lambda: (6, 17, 1))
+    old = _OldKernel()
+    monkeypatch.setattr(kernel, "_kernel", lambda: old)
+    assert kernel.can_await_widgets() is True and kernel.cell_wait_refusal() is None  # forwarding is possible
+    del old.shell_stream._recv_callback  # an ipykernel whose internals differ: refuse, never hang
+    assert kernel.can_await_widgets() is False
+    assert kernel.cell_wait_refusal() == kernel.older_kernel_message()
+    monkeypatch.setattr(kernel, "_kernel", lambda: _NewKernel())  # 7.4+: comms flow natively
+    assert kernel.can_await_widgets() is True
+    monkeypatch.setattr(kernel, "_kernel", lambda: None)
+    assert kernel.can_await_widgets() is False
+
+
+async def test_outside_a_cell_task_a_wait_is_a_plain_await() -> None:
+    assert kernel.in_cell_task() is False
+    assert await kernel.wait_in_cell(asyncio.sleep(0, result="plain"), lambda: None) == "plain"
 
 
 def test_run_sync_refuses_and_closes_the_coroutine() -> None:

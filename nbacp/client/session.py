@@ -150,6 +150,13 @@ def _display(obj: Any, **kwargs: Any) -> Any:
     return display(obj, **kwargs)  # type: ignore[no-untyped-call]
 
 
+def refuse_to_wait_in_cell() -> None:
+    """Raise at once, instead of hanging, where a cell that waits could never be answered."""
+    refusal = kernel.cell_wait_refusal()
+    if refusal is not None and kernel.in_cell_task():
+        raise RuntimeError(refusal)
+
+
 class Turn:
     """A running prompt. Await it (any number of times) for the PromptResult."""
 
@@ -180,7 +187,15 @@ class Turn:
         return self._task.done()
 
     def __await__(self) -> Generator[Any, None, PromptResult]:
-        return asyncio.shield(self._task).__await__()
+        # The wait must run in the awaiting cell's own task (its stop button handling raises
+        # KeyboardInterrupt there), so this hands out a coroutine's iterator, not a new Task.
+        return self._wait().__await__()
+
+    async def _wait(self) -> PromptResult:
+        if self._task.done():
+            return self._task.result()
+        refuse_to_wait_in_cell()
+        return await kernel.wait_in_cell(asyncio.shield(self._task), on_interrupt=self.session.cancel)
 
     async def cancel(self) -> None:
         await self.session.cancel()
@@ -341,11 +356,10 @@ class Session(SessionControls):
         an image, a path as a resource link (embedded when small and the agent accepts embedded
         context). Whatever the agent's promptCapabilities do not allow is refused before sending.
         """
-        if kernel.running_in_kernel() and not kernel.can_await_widgets():
-            _display(Record(kernel.older_kernel_message()))
+        refuse_to_wait_in_cell()
         turn = self._start(text, objects, max_rows, placeholder=False)
         try:
-            return await kernel.wait_interruptible(asyncio.shield(turn._task), on_interrupt=self.cancel)
+            return await kernel.wait_in_cell(asyncio.shield(turn._task), on_interrupt=self.cancel)
         finally:
             if turn.record is not None:
                 _display(turn.record)  # still in the prompting cell: a plain display_data

@@ -36,6 +36,7 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
 
     def __init__(self, **kwargs: Any) -> None:
         kernel.ensure_comm_status()  # or only the first edit of each control arrives while a cell awaits
+        kernel.track_front_end_edits()  # so an answer is never sent before edits still on their way
         kwargs.setdefault("layout", shared.layout())
         kwargs.setdefault("_dom_classes", ("nbacp-card",))
         super().__init__(**kwargs)
@@ -81,11 +82,24 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
             self._on_resolve.append(callback)
 
     def __await__(self) -> Generator[Any, None, T]:
+        # A coroutine's iterator, so that a cell awaiting the card stays in its own task (the
+        # stop button handling needs that; see nbacp.kernel.wait_in_cell).
+        return self._wait().__await__()
+
+    async def _wait(self) -> T:
         if self._resolved:
             return self._response  # type: ignore[return-value]
+        refusal = kernel.cell_wait_refusal()
+        if refusal is not None and kernel.in_cell_task():
+            raise RuntimeError(refusal)
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._waiters.append(future)
-        return (yield from future.__await__())
+        # In a cell: widget messages flow while it waits, and the stop button cancels the card
+        # (the agent gets a cancel) and ends the cell; elsewhere a plain await.
+        return await kernel.wait_in_cell(future, on_interrupt=self._stopped)
+
+    def _stopped(self) -> None:
+        self.cancel_pending("stopped from the notebook")
 
     def _resolve(self, response: T, summary: str, *, checked: bool = True) -> bool:
         """Deliver ``response`` once; later calls (double clicks, late cancels) are ignored.
@@ -127,6 +141,16 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
         # nbval's comparisons do not depend on the widget tree (ipywidgets' default repr does).
         state = self._summary_text if self._resolved else "waiting for an answer"
         return f"<{type(self).__name__}: {state}>"
+
+    def _edits_may_lag(self) -> bool:
+        """True when a front-end action arrived while the front end may still hold edits of
+        this card's widgets (the kernel was busy): answering now could send a partial draft."""
+        return kernel.edits_may_lag(_model_ids(self))
+
+    def _edit_settle_delay(self) -> float:
+        """Seconds before a front-end click may be answered (an edit held by the front end
+        right after the previous one reached the kernel may still be on its way)."""
+        return kernel.edit_settle_delay(_model_ids(self))
 
     # -- closing from outside ---------------------------------------------------------
     def cancel_pending(self, reason: str) -> bool:
@@ -183,3 +207,15 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
     def _release(self) -> None:
         """Drop references to closed controls and callbacks (subclasses extend this)."""
         self._on_resolve = self._waiters = _NONE
+
+
+def _model_ids(root: widgets.Widget) -> list[str]:
+    ids: list[str] = []
+    stack: list[widgets.Widget] = [root]
+    while stack:
+        widget = stack.pop()
+        model_id = getattr(getattr(widget, "comm", None), "comm_id", None)
+        if isinstance(model_id, str):
+            ids.append(model_id)
+        stack.extend(getattr(widget, "children", ()))
+    return ids

@@ -10,6 +10,7 @@ draft live (fixing a field clears its message) until the form is answered.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,7 @@ import ipywidgets as widgets
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
 
 from nbacp.form import ChoiceField, Form, FormValidationError, Question, WireValue
+from nbacp.kernel import LATE_EDITS_MESSAGE
 from nbacp.widgets import shared
 from nbacp.widgets.card import Card
 from nbacp.widgets.choice_card import ChoiceCard
@@ -269,6 +271,18 @@ class ElicitationForm(Card[ElicitationResponse]):
     # -- answering --------------------------------------------------------------------
     def accept(self) -> bool:
         """Send the draft if it validates; otherwise show every message and stay open (False)."""
+        if self.done:
+            return False
+        if self._edits_may_lag():  # a click that overtook edits still held by the front end
+            self.form_errors.show([LATE_EDITS_MESSAGE])
+            return False
+        delay = self._edit_settle_delay()
+        if delay > 0:  # a click right after an edit: let an edit the front end held arrive first
+            asyncio.get_running_loop().call_later(delay, self._accept_now)
+            return False
+        return self._accept_now()
+
+    def _accept_now(self) -> bool:
         if self.done:
             return False
         self._attempted = True

@@ -1,0 +1,195 @@
+"""Every supported kernel (ipykernel 6.17.1 + IPython 7.34 as on Colab, 6.29.5, 7.0.1, 7.3.0, 7.4.0).
+
+Each test drives a real kernel from tests/kernel_matrix.py through jupyter_client with the
+fake front end of kernel_support, which holds a widget's next edit until the kernel reported
+idle for the previous one, as the browser does: on a kernel that holds comm messages behind
+a waiting cell, that is what turns a late first edit into a partial answer.
+"""
+
+from __future__ import annotations
+
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kernel_support import KernelHarness
+
+from nbacp.kernel import INTERRUPTED_MESSAGE, LATE_EDITS_MESSAGE
+
+pytestmark = pytest.mark.kernel
+
+TESTS = Path(__file__).parent
+
+SETUP = textwrap.dedent(f"""
+    import sys
+    sys.path.insert(0, {str(TESTS)!r})
+    import nbacp
+    from agents import SchemaAgent, claude_question_schema
+    from peers import HoldingAgent
+    message, schema = claude_question_schema([{{
+        "question": "Which formats?", "multiSelect": True,
+        "options": [{{"label": "CSV"}}, {{"label": "Parquet"}}, {{"label": "JSON"}}],
+    }}])
+""")
+
+ANSWER = ('{"action": "accept", "content": {"question_0": ["CSV", "Parquet", "JSON"], '
+          '"question_0_custom": "Avro"}}')
+
+
+def choice_card(kernel: KernelHarness) -> dict[str, Any]:
+    def find() -> dict[str, Any] | None:
+        for comm in reversed(kernel.comm_opens()):  # the newest card
+            state = kernel.widget_state(comm["comm_id"])
+            spec = state.get("spec")
+            if isinstance(spec, dict) and spec.get("name") == "question_0" and not state.get("disabled"):
+                return comm
+        return None
+
+    return kernel.wait_for(find, 30, "the choice card")
+
+
+def button(kernel: KernelHarness, label: str) -> dict[str, Any]:
+    return kernel.wait_widget("ButtonModel", 30, description=label)
+
+
+def answer_with_several_edits(kernel: KernelHarness) -> list[str]:
+    """Three picks and a typed Other, each an edit of the same model, then Accept: as fast as a
+    script can, so the second and later edits are held by the front end until the first is idle."""
+    card = choice_card(kernel)["comm_id"]
+    edits = [
+        kernel.send_update(card, answer={"picked": ["CSV"], "custom": ""}),
+        kernel.send_update(card, answer={"picked": ["CSV", "Parquet"], "custom": ""}),
+        kernel.send_update(card, answer={"picked": ["CSV", "Parquet", "JSON"], "custom": ""}),
+        kernel.send_update(card, answer={"picked": ["CSV", "Parquet", "JSON"], "custom": " Avro "}),
+    ]
+    assert len(set(edits)) == 2  # one sent, the rest merged into one held edit, as the browser does
+    for edit in dict.fromkeys(edits):
+        kernel.wait_idle(edit, timeout=30)  # the browser sends the held edit only after this idle
+    kernel.click(button(kernel, "Accept")["comm_id"])
+    return edits
+
+
+def connect(kernel: KernelHarness, agent: str) -> None:
+    kernel.run(SETUP + f"agent = {agent}\nconn = await nbacp.connect(agent)\n"
+               "session = await conn.new_session('.')", timeout=90)
+
+
+def test_awaited_prompt_is_answered_with_every_edit(matrix_kernel: KernelHarness) -> None:
+    kernel = matrix_kernel
+    connect(kernel, "SchemaAgent(message, schema)")
+    cell = kernel.execute("result = await session.prompt('go')\nprint('RESULT', result.text)")
+    choice_card(kernel)
+    assert not kernel.is_idle(cell)
+    answer_with_several_edits(kernel)
+    kernel.wait_idle(cell, timeout=30)
+    assert kernel.error(cell) is None, kernel.error(cell)
+    assert kernel.stream_text(cell) == f"RESULT {ANSWER}\n"
+    assert kernel.held_edits() == {}
+
+
+def test_run_all_start_then_await_turn_gets_every_pick(matrix_kernel: KernelHarness) -> None:
+    """Run All queues both cells before anyone answers; the second awaits the turn."""
+    kernel = matrix_kernel
+    connect(kernel, "SchemaAgent(message, schema)")
+    first = kernel.execute("turn = session.start('go')")
+    second = kernel.execute("result = await turn\nprint('RESULT', result.text)")
+    kernel.wait_idle(first, timeout=30)
+    choice_card(kernel)
+    assert not kernel.is_idle(second)
+    answer_with_several_edits(kernel)
+    kernel.wait_idle(second, timeout=30)
+    assert kernel.error(second) is None, kernel.error(second)
+    assert kernel.stream_text(second) == f"RESULT {ANSWER}\n"
+    # what the agent itself received (SchemaAgent echoes the reply it got)
+    assert kernel.run("print(result.stop_reason, conn.client.open_cards())") == "end_turn []\n"
+
+
+@pytest.mark.parametrize("wait", ["await session.prompt('hold')", "await turn"])
+def test_stop_button_releases_the_cell_and_tells_the_agent(oldest_newest_kernel: KernelHarness, wait: str) -> None:
+    # Oldest and newest only: on 7.0.1 and 7.3.0 the kernel intermittently stops answering shell
+    # requests after a stop (about 1 run in 12 under load, with and without nbacp's comm
+    # forwarding; cause not found yet, see the kernels note), which would make CI flaky.
+    kernel = oldest_newest_kernel
+    connect(kernel, "HoldingAgent()")
+    if wait == "await turn":
+        kernel.run("turn = session.start('hold')")
+    # The stop button is nbacp's once the cell waits (a click before that meets ipykernel#881):
+    # call_soon prints only when the cell first yields, which is inside the wait.
+    cell = kernel.execute("import asyncio\nasyncio.get_running_loop().call_soon(print, 'waiting')\n"
+                          f"result = {wait}")
+    kernel.wait_for(lambda: "waiting" in kernel.stream_text(cell), 30, "the cell to wait")
+    choice_card(kernel)
+    assert not kernel.is_idle(cell)
+    kernel.interrupt()
+    kernel.wait_idle(cell, timeout=15)
+    error = kernel.error(cell)
+    assert error is not None and (error["ename"], error["evalue"]) == ("KeyboardInterrupt", INTERRUPTED_MESSAGE)
+    out = kernel.run("import asyncio\nawait asyncio.wait_for(agent.cancelled.wait(), 5)\n"
+                     "await asyncio.sleep(0.2)\nprint(agent.replies, conn.client.open_cards())")
+    assert out == "[CancelElicitationResponse(field_meta=None, action='cancel')] []\n"
+    # the kernel is usable: a new turn is answered through the widgets while the cell awaits it
+    kernel.run("agent2 = SchemaAgent(message, schema)\nconn2 = await nbacp.connect(agent2)\n"
+               "session2 = await conn2.new_session('.')", timeout=60)
+    cell = kernel.execute("result = await session2.prompt('go')\nprint('RESULT', result.text)")
+    answer_with_several_edits(kernel)
+    kernel.wait_idle(cell, timeout=30)
+    assert kernel.stream_text(cell) == f"RESULT {ANSWER}\n", kernel.error(cell)
+
+
+def test_click_that_overtook_held_edits_is_refused_not_sent_partial(matrix_kernel: KernelHarness) -> None:
+    """A background turn answered while another cell keeps the kernel busy.
+
+    The first edit and the Accept click wait in the kernel together, while the second edit is
+    still held by the front end (it goes out only after the first edit's idle). Handling the
+    click then would send a partial answer on every ipykernel; the card refuses and says why,
+    and the next click, after the held edit arrived, sends every pick.
+    """
+    kernel = matrix_kernel
+    connect(kernel, "SchemaAgent(message, schema)")
+    kernel.run("turn = session.start('go')")
+    card = choice_card(kernel)["comm_id"]
+    accept = button(kernel, "Accept")["comm_id"]
+    busy = kernel.execute("import time\nprint('busy', flush=True)\ntime.sleep(4)")
+    kernel.wait_for(lambda: "busy" in kernel.stream_text(busy), 30, "the busy cell")
+    first = kernel.send_update(card, answer={"picked": ["CSV"], "custom": ""})
+    time.sleep(0.4)  # a person's pace between two edits and the click (not an assertion)
+    held = kernel.send_update(card, answer={"picked": ["CSV", "Parquet", "JSON"], "custom": " Avro "})
+    assert held != first and card in kernel.held_edits()
+    time.sleep(0.4)
+    click = kernel.click(accept)
+    kernel.wait_idle(busy, timeout=30)
+    kernel.wait_idle(click, timeout=30)
+    kernel.wait_idle(held, timeout=30)  # the front end let it go after the first edit's idle
+    out = kernel.run("card = conn.client.open_cards()[0]\nprint(turn.done, card.values, card.form_errors.messages)")
+    assert out == ("False {'question_0': ['CSV', 'Parquet', 'JSON'], 'question_0_custom': ' Avro '} "
+                   f"[{LATE_EDITS_MESSAGE!r}]\n")
+    kernel.wait_idle(kernel.click(accept), timeout=30)
+    assert kernel.run("result = await turn\nprint('RESULT', result.text)") == f"RESULT {ANSWER}\n"
+
+
+def test_stop_button_during_await_card_cancels_it(oldest_newest_kernel: KernelHarness) -> None:
+    kernel = oldest_newest_kernel
+    kernel.run(SETUP + "view = nbacp.ElicitationForm(message, schema, agent='test')\ndisplay(view)", timeout=60)
+    cell = kernel.execute("import asyncio\nasyncio.get_running_loop().call_soon(print, 'waiting')\n"
+                          "response = await view")
+    kernel.wait_for(lambda: "waiting" in kernel.stream_text(cell), 30, "the cell to wait")
+    kernel.interrupt()
+    kernel.wait_idle(cell, timeout=15)
+    error = kernel.error(cell)
+    assert error is not None and (error["ename"], error["evalue"]) == ("KeyboardInterrupt", INTERRUPTED_MESSAGE)
+    assert kernel.run("print(view.response, view.done)") == "field_meta=None action='cancel' True\n"
+
+
+def test_prompt_refuses_at_once_where_the_kernel_internals_are_missing(matrix_kernel: KernelHarness) -> None:
+    kernel = matrix_kernel
+    connect(kernel, "SchemaAgent(message, schema)")
+    kernel.run("import nbacp.kernel\nnbacp.kernel._shell_receiver = lambda kernel: None\n"
+               "nbacp.kernel._dispatches_comms_concurrently = lambda kernel: False")
+    cell = kernel.execute("result = await session.prompt('go')")
+    kernel.wait_idle(cell, timeout=30)
+    error = kernel.error(cell)
+    assert error is not None and error["ename"] == "RuntimeError"
+    assert error["evalue"] == kernel.run("print(nbacp.kernel.older_kernel_message(), end='')")
+    assert kernel.run("print(session.turn, conn.client.open_cards())") == "None []\n"  # nothing was sent
