@@ -19,10 +19,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from acp import PROTOCOL_VERSION
-from acp.schema import AgentCapabilities, InitializeResponse, NewSessionResponse, PromptResponse
+from acp.schema import PromptResponse
 
 import nbacp
+from benchmarks.agent_base import BenchAgent
 from nbacp.client.budget import Budget
 from nbacp.widgets import ElicitationForm, PermissionCard
 
@@ -71,24 +71,14 @@ class Row:
     rss: float
 
 
-class FloodAgent:
+class FloodAgent(BenchAgent):
     """Sends each case as one request during the prompt and times the reply."""
 
+    session_id = "flood"
+
     def __init__(self) -> None:
-        self.conn: Any = None
+        super().__init__()
         self.rows: list[Row] = []
-
-    def on_connect(self, conn: Any) -> None:
-        self.conn = conn
-
-    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        return InitializeResponse(protocol_version=PROTOCOL_VERSION, agent_capabilities=AgentCapabilities())
-
-    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return NewSessionResponse(session_id="flood")
-
-    async def cancel(self, session_id: str, **kwargs: Any) -> None:
-        return None
 
     async def prompt(self, prompt: list[Any], session_id: str, **kwargs: Any) -> PromptResponse:
         for case, method, build in CASES:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-import uuid
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
@@ -23,20 +22,18 @@ from acp._transport import memory_transport_pair  # in-process pair; private in 
 from acp.agent.connection import AgentSideConnection
 from acp.schema import (
     AcceptElicitationResponse,
-    AgentCapabilities,
     ClientCapabilities,
     ElicitationCapabilities,
     ElicitationFormCapabilities,
     ElicitationFormSessionMode,
     ElicitationSchema,
-    InitializeResponse,
-    NewSessionResponse,
     PromptResponse,
     RequestPermissionResponse,
 )
 from ipywidgets.widgets.widget import _instances
 
 import nbacp
+from benchmarks.agent_base import BenchAgent
 from benchmarks.comms import Tally, counting_comms
 from nbacp import widgets as widgets_module
 from nbacp.widgets import ElicitationForm, shared
@@ -83,27 +80,15 @@ def answer_card(card: Any) -> None:
 # ---------------------------------------------------------------- the agent
 
 
-class AskingAgent:
+class AskingAgent(BenchAgent):
     """Each prompt sends ``questions`` form elicitations: one after the other, or all at once."""
 
     def __init__(self, questions: int, *, concurrent: bool = False) -> None:
+        super().__init__()
         self.questions = questions
         self.concurrent = concurrent
-        self.conn: Any = None
         self.actions: Counter[str] = Counter()
         self.last_content: dict[str, Any] | None = None
-
-    def on_connect(self, conn: Any) -> None:
-        self.conn = conn
-
-    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        return InitializeResponse(protocol_version=PROTOCOL_VERSION, agent_capabilities=AgentCapabilities())
-
-    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return NewSessionResponse(session_id=f"bench-{uuid.uuid4().hex[:8]}")
-
-    async def cancel(self, session_id: str, **kwargs: Any) -> None:
-        return None
 
     async def prompt(self, prompt: list[Any], session_id: str, **kwargs: Any) -> PromptResponse:
         mode = ElicitationFormSessionMode(session_id=session_id, requested_schema=SCHEMA)

@@ -15,20 +15,16 @@ import asyncio
 import json
 import subprocess
 import sys
-import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from acp import PROTOCOL_VERSION
 from acp.schema import (
-    AgentCapabilities,
     AgentMessageChunk,
-    InitializeResponse,
-    NewSessionResponse,
     PromptResponse,
     TextContentBlock,
 )
 
+from benchmarks.agent_base import BenchAgent
 from benchmarks.roundtrip import BareClient, bare_session
 
 
@@ -41,24 +37,12 @@ def rss() -> int:
     raise RuntimeError("no VmRSS in /proc/self/status")
 
 
-class ChunkingAgent:
+class ChunkingAgent(BenchAgent):
     """Each prompt streams ``n`` small agent message chunks, then ends the turn."""
 
     def __init__(self, n: int) -> None:
+        super().__init__()
         self.n = n
-        self.conn: Any = None
-
-    def on_connect(self, conn: Any) -> None:
-        self.conn = conn
-
-    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        return InitializeResponse(protocol_version=PROTOCOL_VERSION, agent_capabilities=AgentCapabilities())
-
-    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return NewSessionResponse(session_id=f"bench-{uuid.uuid4().hex[:8]}")
-
-    async def cancel(self, session_id: str, **kwargs: Any) -> None:
-        return None
 
     async def prompt(self, prompt: list[Any], session_id: str, **kwargs: Any) -> PromptResponse:
         for i in range(self.n):

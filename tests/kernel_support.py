@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import textwrap
 import threading
 import time
 from collections import defaultdict
@@ -37,6 +38,21 @@ T = TypeVar("T")
 
 DEFAULT_TIMEOUT = 30.0
 KERNEL_NAME = "nbacp-test"
+TESTS = Path(__file__).parent
+
+# A cell's set-up shared by the kernel tests: nbacp, the test agents, and one claude-style
+# multi-select question ("Which formats?": CSV, Parquet, JSON, with an Other box).
+FORMATS_SETUP = textwrap.dedent(f"""
+    import sys
+    sys.path.insert(0, {str(TESTS)!r})
+    import nbacp
+    from agents import SchemaAgent, claude_question_schema
+    from peers import HoldingAgent
+    message, schema = claude_question_schema([{{
+        "question": "Which formats?", "multiSelect": True,
+        "options": [{{"label": "CSV"}}, {{"label": "Parquet"}}, {{"label": "JSON"}}],
+    }}])
+""")
 
 
 class KernelHarness:

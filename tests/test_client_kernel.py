@@ -6,30 +6,16 @@ what JupyterLab's widget manager sends, so this catches ipykernel-version behavi
 
 from __future__ import annotations
 
-import textwrap
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
+from kernel_support import FORMATS_SETUP as SETUP
 from kernel_support import KernelHarness
 
 pytestmark = pytest.mark.kernel
 
-TESTS = Path(__file__).parent
-
-SETUP = textwrap.dedent(f"""
-    import sys
-    sys.path.insert(0, {str(TESTS)!r})
-    import nbacp
-    from agents import SchemaAgent, claude_question_schema
-    from peers import HoldingAgent
-    message, schema = claude_question_schema([{{
-        "question": "Which formats?", "multiSelect": True,
-        "options": [{{"label": "CSV"}}, {{"label": "Parquet"}}, {{"label": "JSON"}}],
-    }}])
-""")
 
 
 def choice_card(kernel: KernelHarness) -> dict[str, Any]:

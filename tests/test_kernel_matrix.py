@@ -8,31 +8,17 @@ a waiting cell, that is what turns a late first edit into a partial answer.
 
 from __future__ import annotations
 
-import textwrap
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
+from kernel_support import FORMATS_SETUP as SETUP
 from kernel_support import KernelHarness
 
 from nbacp.kernel import INTERRUPTED_MESSAGE, LATE_EDITS_MESSAGE
 
 pytestmark = pytest.mark.kernel
 
-TESTS = Path(__file__).parent
-
-SETUP = textwrap.dedent(f"""
-    import sys
-    sys.path.insert(0, {str(TESTS)!r})
-    import nbacp
-    from agents import SchemaAgent, claude_question_schema
-    from peers import HoldingAgent
-    message, schema = claude_question_schema([{{
-        "question": "Which formats?", "multiSelect": True,
-        "options": [{{"label": "CSV"}}, {{"label": "Parquet"}}, {{"label": "JSON"}}],
-    }}])
-""")
 
 ANSWER = ('{"action": "accept", "content": {"question_0": ["CSV", "Parquet", "JSON"], '
           '"question_0_custom": "Avro"}}')

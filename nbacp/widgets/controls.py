@@ -124,11 +124,15 @@ class TextControl(FieldControl):
         self.widget.value = value
 
 
-class DateControl(FieldControl):
+class _IsoControl(FieldControl):
+    """A date or datetime picker: read as ISO 8601 text, the form the schema's ``format`` asks for."""
+
     def read(self) -> Any:
         value = self.widget.value
         return value.isoformat() if value is not None else None
 
+
+class DateControl(_IsoControl):
     def write(self, value: Any) -> None:
         if isinstance(value, str):
             value = _parse_date(value)
@@ -141,11 +145,7 @@ class DateControl(FieldControl):
         self.widget.value = value
 
 
-class DatetimeControl(FieldControl):
-    def read(self) -> Any:
-        value = self.widget.value
-        return value.isoformat() if value is not None else None
-
+class DatetimeControl(_IsoControl):
     def write(self, value: Any) -> None:
         if isinstance(value, str):
             value = _parse_datetime(value)

@@ -7,11 +7,13 @@ is given nothing agent-specific.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import nbacp
 from nbacp.answers import card_kind
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,3 +49,25 @@ class Recorder:
     @property
     def kinds(self) -> list[str]:
         return [card_kind(card) for card in self.cards]
+
+
+async def stop_while_a_question_is_open(command: list[str], env: Mapping[str, str | None], cwd: Path, *,
+                                        auth_method: str | None = None) -> None:
+    """Press stop (``session.cancel``) as the question card appears: the turn ends "cancelled", the
+    stop is pressed once, and the session takes the next prompt. What the model was then told
+    differs per agent; the caller checks it on its fake."""
+    stopped: list[asyncio.Future[Any]] = []
+    session: Any = None
+
+    def stop(card: Any) -> None:
+        stopped.append(asyncio.ensure_future(session.cancel()))
+
+    async with nbacp.connect(command, env=dict(env), answers=stop) as conn:
+        if auth_method is not None:
+            await conn.authenticate(auth_method)
+        session = await conn.new_session(cwd)
+        result = await asyncio.wait_for(session.prompt("Go ahead."), HANG)
+        await asyncio.gather(*stopped)
+        assert result.stop_reason == "cancelled", result.stop_reason
+        await asyncio.wait_for(session.prompt("Never mind."), HANG)
+    assert len(stopped) == 1, stopped

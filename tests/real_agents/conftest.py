@@ -6,7 +6,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from agent_support import BIN, ROOT
+
+pytest.register_assert_rewrite("agent_support")
+from agent_support import BIN, ROOT  # noqa: E402
 
 
 @pytest.fixture(scope="session")

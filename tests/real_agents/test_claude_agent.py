@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from agent_support import HANG, Recorder, agent_env
+from agent_support import HANG, Recorder, agent_env, stop_while_a_question_is_open
 from fake_models import ECHO, AnthropicFake, Call, Say, call_then_echo
 
 import nbacp
@@ -135,20 +135,9 @@ async def test_session_loads_on_a_new_connection(agents_bin: Path, tmp_path: Pat
 
 async def test_stop_while_a_question_is_open(agents_bin: Path, tmp_path: Path) -> None:
     """The stop button (session.cancel) while the question card is open: the turn ends cancelled."""
-    stopped: list[Any] = []
-
-    def stop(card: Any) -> None:
-        stopped.append(asyncio.ensure_future(session.cancel()))
-
     with AnthropicFake(call_then_echo(DATABASE)) as fake:
         command = [str(agents_bin / "claude-agent-acp")]
-        async with nbacp.connect(command, env=claude_env(tmp_path, fake), answers=stop) as conn:
-            session = await conn.new_session(tmp_path)
-            result = await asyncio.wait_for(session.prompt("Go ahead."), HANG)
-            await asyncio.gather(*stopped)
-            assert result.stop_reason == "cancelled"
-            await asyncio.wait_for(session.prompt("Never mind."), HANG)
-    assert len(stopped) == 1
+        await stop_while_a_question_is_open(command, claude_env(tmp_path, fake), tmp_path)
     # Two messages, depending on which of nbacp's two steps claude handles first: the card's cancel
     # reply (as for the card's Cancel button) or session/cancel (the SDK's interrupt).
     assert fake.result_for(DATABASE.id) in (

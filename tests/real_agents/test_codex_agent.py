@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from agent_support import HANG, Recorder, agent_env
+from agent_support import HANG, Recorder, agent_env, stop_while_a_question_is_open
 from fake_models import ECHO, Call, ResponsesFake, Say, call_then_echo
 
 import nbacp
@@ -188,20 +188,9 @@ async def test_session_loads_on_a_new_connection(agents_bin: Path, tmp_path: Pat
 
 async def test_stop_while_a_question_is_open(agents_bin: Path, tmp_path: Path) -> None:
     """The stop button (session.cancel) while the question card is open: the turn ends cancelled."""
-    stopped: list[Any] = []
-
-    def stop(card: Any) -> None:
-        stopped.append(asyncio.ensure_future(session.cancel()))
-
     with ResponsesFake(call_then_echo(FORMAT)) as fake:
-        async with nbacp.connect([str(agents_bin / "codex-acp")], env=codex_env(tmp_path, fake), answers=stop) as conn:
-            await conn.authenticate("api-key")
-            session = await conn.new_session(tmp_path)
-            result = await asyncio.wait_for(session.prompt("Go ahead."), HANG)
-            await asyncio.gather(*stopped)
-            assert result.stop_reason == "cancelled"
-            await asyncio.wait_for(session.prompt("Never mind."), HANG)
-    assert len(stopped) == 1
+        await stop_while_a_question_is_open([str(agents_bin / "codex-acp")], codex_env(tmp_path, fake), tmp_path,
+                                            auth_method="api-key")
     # Two messages, depending on which of nbacp's two steps codex handles first: the card's cancel
     # reply ('{"answers":{}}', as for a decline) or session/cancel (the turn's abort, timed by codex).
     seen = fake.result_for(FORMAT.id)
