@@ -26,7 +26,9 @@ ANSWER = ('{"action": "accept", "content": {"question_0": ["CSV", "Parquet", "JS
 
 def choice_card(kernel: KernelHarness) -> dict[str, Any]:
     def find() -> dict[str, Any] | None:
-        for comm in reversed(kernel.comm_opens()):  # the newest card
+        for comm in reversed(kernel.comm_opens()):  # the newest open card (an answered card's model closes)
+            if comm["closed"]:
+                continue
             state = kernel.widget_state(comm["comm_id"])
             spec = state.get("spec")
             if isinstance(spec, dict) and spec.get("name") == "question_0" and not state.get("disabled"):

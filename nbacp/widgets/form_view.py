@@ -268,13 +268,18 @@ class ElicitationForm(Card[ElicitationResponse]):
         else:
             control.write(value)
 
+    @property
+    def form_errors(self) -> ErrorList | None:
+        """The messages shown for the whole form (above the buttons); None until the first one."""
+        return self._form_errors
+
     # -- answering --------------------------------------------------------------------
     def accept(self) -> bool:
         """Send the draft if it validates; otherwise show every message and stay open (False)."""
         if self.done:
             return False
         if self._edits_may_lag():  # a click that overtook edits still held by the front end
-            self.form_errors.show([LATE_EDITS_MESSAGE])
+            self._form_errors = show_errors_in(self, self._form_errors, [LATE_EDITS_MESSAGE], before=self._actions)
             return False
         delay = self._edit_settle_delay()
         if delay > 0:  # a click right after an edit: let an edit the front end held arrive first
