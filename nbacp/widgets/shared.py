@@ -19,7 +19,14 @@ from typing import Any, TypeVar, cast
 
 import ipywidgets as widgets
 from ipywidgets.widgets.widget_button import ButtonStyle
-from ipywidgets.widgets.widget_string import HTMLStyle, LabelStyle
+
+try:
+    from ipywidgets.widgets.widget_string import HTMLStyle as HTMLStyle
+    from ipywidgets.widgets.widget_string import LabelStyle as LabelStyle
+except ImportError:  # ipywidgets 7 (Colab's 7.7.1): Label and HTML take the plain description style,
+    # which has no font or colour traits; those keyword arguments are then ignored (unstyled text).
+    from ipywidgets.widgets.widget_description import DescriptionStyle as HTMLStyle
+    from ipywidgets.widgets.widget_description import DescriptionStyle as LabelStyle
 
 W = TypeVar("W", bound=widgets.Widget)
 
