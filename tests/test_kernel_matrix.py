@@ -19,14 +19,13 @@ from nbacp.kernel import INTERRUPTED_MESSAGE, LATE_EDITS_MESSAGE
 
 pytestmark = pytest.mark.kernel
 
-
 ANSWER = ('{"action": "accept", "content": {"question_0": ["CSV", "Parquet", "JSON"], '
           '"question_0_custom": "Avro"}}')
 
 
 def choice_card(kernel: KernelHarness) -> dict[str, Any]:
     def find() -> dict[str, Any] | None:
-        for comm in reversed(kernel.comm_opens()):  # the newest open card (an answered card's model closes)
+        for comm in reversed(kernel.comm_opens()):  # the newest open card (an answered one is closed)
             if comm["closed"]:
                 continue
             state = kernel.widget_state(comm["comm_id"])
@@ -150,7 +149,7 @@ def test_click_that_overtook_held_edits_is_refused_not_sent_partial(matrix_kerne
     kernel.wait_idle(busy, timeout=30)
     kernel.wait_idle(click, timeout=30)
     kernel.wait_idle(held, timeout=30)  # the front end let it go after the first edit's idle
-    out = kernel.run("card = conn.client.open_cards()[0]\nprint(turn.done, card.values, card.form_errors.messages)")
+    out = kernel.run("card = conn.client.open_cards()[0]\nprint(turn.done, card.values, card.form_messages)")
     assert out == ("False {'question_0': ['CSV', 'Parquet', 'JSON'], 'question_0_custom': ' Avro '} "
                    f"[{LATE_EDITS_MESSAGE!r}]\n")
     kernel.wait_idle(kernel.click(accept), timeout=30)
@@ -181,3 +180,18 @@ def test_prompt_refuses_at_once_where_the_kernel_internals_are_missing(matrix_ke
     assert error is not None and error["ename"] == "RuntimeError"
     assert error["evalue"] == kernel.run("print(nbacp.kernel.older_kernel_message(), end='')")
     assert kernel.run("print(session.turn, conn.client.open_cards())") == "None []\n"  # nothing was sent
+
+
+def test_choice_card_carries_its_code_where_the_front_end_cannot_share_it(oldest_newest_kernel: KernelHarness) -> None:
+    # anywidget 0.11 gives render a host that can reach the shared code model; Colab's 0.9.21 does
+    # not, so there every card must carry the whole module (a stub would render nothing).
+    kernel = oldest_newest_kernel
+    kernel.run(SETUP + "card = nbacp.ElicitationForm(message, schema, agent='test')", timeout=60)
+    out = kernel.run("import anywidget\nfrom nbacp.widgets.choice_card import ChoiceCard, CARD_STUB\n"
+                     "cards = [w for w in card.children if isinstance(w, ChoiceCard)]\n"
+                     "cards = cards or [w for box in card.children for w in getattr(box, 'children', ())"
+                     " if isinstance(w, ChoiceCard)]\n"
+                     "print(anywidget.__version__, cards[0]._esm == CARD_STUB, len(cards[0]._esm) > 5000)")
+    version, stub, whole = out.split()
+    shares = tuple(int(part) for part in version.split(".")[:2]) >= (0, 11)
+    assert (stub, whole) == (str(shares), str(not shares)), out

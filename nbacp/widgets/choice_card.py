@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import os
 import pathlib
+import re
 from collections.abc import Callable, Sequence
+from importlib import metadata
 from typing import Any
 
 import anywidget
@@ -56,6 +58,23 @@ CARD_STUB = """export default {
 """
 
 
+def _host_lookup() -> bool:
+    """Whether this anywidget hands ``render`` a ``host`` with ``getWidget`` (0.11 and later).
+
+    The front end's anywidget matches the kernel's where it is loaded per kernel (Colab loads the
+    version the kernel's model names). With an older anywidget (Colab's 0.9.21) a stub could not
+    reach the shared code, so each card carries the whole module again, as before issue 13.
+    """
+    try:
+        found = re.match(r"(\d+)\.(\d+)", metadata.version("anywidget"))
+    except metadata.PackageNotFoundError:
+        return False
+    return found is not None and (int(found.group(1)), int(found.group(2))) >= (0, 11)
+
+
+HOST_LOOKUP = _host_lookup()
+
+
 class ChoiceCardCode(anywidget.AnyWidget):
     """The choice card's JavaScript (about 19 KB), sent to the front end once per kernel.
 
@@ -79,7 +98,7 @@ class ChoiceCard(anywidget.AnyWidget):
     names the shared ChoiceCardCode model whose module renders the card.
     """
 
-    _esm = ESM_FILE if os.environ.get("ANYWIDGET_HMR") == "1" else CARD_STUB
+    _esm = ESM_FILE if os.environ.get("ANYWIDGET_HMR") == "1" else (CARD_STUB if HOST_LOOKUP else _esm_source())
     code = traitlets.Unicode("").tag(sync=True)
     spec = traitlets.Dict().tag(sync=True)
     answer = traitlets.Dict({"picked": [], "custom": ""}).tag(sync=True)

@@ -268,18 +268,13 @@ class ElicitationForm(Card[ElicitationResponse]):
         else:
             control.write(value)
 
-    @property
-    def form_errors(self) -> ErrorList | None:
-        """The messages shown for the whole form (above the buttons); None until the first one."""
-        return self._form_errors
-
     # -- answering --------------------------------------------------------------------
     def accept(self) -> bool:
         """Send the draft if it validates; otherwise show every message and stay open (False)."""
         if self.done:
             return False
         if self._edits_may_lag():  # a click that overtook edits still held by the front end
-            self._form_errors = show_errors_in(self, self._form_errors, [LATE_EDITS_MESSAGE], before=self._actions)
+            self._show_form_messages([LATE_EDITS_MESSAGE])
             return False
         delay = self._edit_settle_delay()
         if delay > 0:  # a click right after an edit: let an edit the front end held arrive first
@@ -342,7 +337,16 @@ class ElicitationForm(Card[ElicitationResponse]):
                    for m in ms]
         if self._errors:
             general.append("Fix the marked fields, then accept again.")
-        self._form_errors = show_errors_in(self, self._form_errors, general, before=self._actions)
+        self._show_form_messages(general)
+
+    def _show_form_messages(self, messages: list[str]) -> None:
+        """Messages about the whole form (not one field), above the buttons; the box is made when first needed."""
+        self._form_errors = show_errors_in(self, self._form_errors, messages, before=self._actions)
+
+    @property
+    def form_messages(self) -> list[str]:
+        """The form-level messages shown now (a field-less problem, a click that overtook held edits)."""
+        return list(self._form_errors.messages) if self._form_errors is not None else []
 
     def _describe(self, content: dict[str, WireValue]) -> str:
         parts: list[str] = []

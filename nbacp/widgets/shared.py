@@ -20,13 +20,15 @@ from typing import Any, TypeVar, cast
 import ipywidgets as widgets
 from ipywidgets.widgets.widget_button import ButtonStyle
 
-try:
-    from ipywidgets.widgets.widget_string import HTMLStyle as HTMLStyle
-    from ipywidgets.widgets.widget_string import LabelStyle as LabelStyle
-except ImportError:  # ipywidgets 7 (Colab's 7.7.1): Label and HTML take the plain description style,
-    # which has no font or colour traits; those keyword arguments are then ignored (unstyled text).
+try:  # ipywidgets >= 8: Label and HTML have style models with text traits (weight, colour, font)
+    from ipywidgets.widgets.widget_string import HTMLStyle, LabelStyle
+
+    TEXT_STYLES = True
+except ImportError:  # ipywidgets 7 (Colab's 7.7.1): one DescriptionStyle, no text traits; CSS classes carry the look
     from ipywidgets.widgets.widget_description import DescriptionStyle as HTMLStyle
     from ipywidgets.widgets.widget_description import DescriptionStyle as LabelStyle
+
+    TEXT_STYLES = False
 
 W = TypeVar("W", bound=widgets.Widget)
 
@@ -50,16 +52,27 @@ def full_width() -> widgets.Layout:
     return shared_model("layout-full", lambda: widgets.Layout(width="100%"))
 
 
+def text_style(key: str = "", **traits: Any) -> LabelStyle:
+    """A shared Label style with ``traits`` (font_weight, text_color, font_family...).
+
+    On ipywidgets 7 a Label has no text traits: the plain shared style is returned, and the
+    look comes from the widget's CSS classes (``nbacp.widgets.text.CARD_CSS``).
+    """
+    if not TEXT_STYLES or not traits:
+        return shared_model("label", LabelStyle)
+    return shared_model(f"label-{key}", lambda: LabelStyle(**traits))
+
+
 def label_style() -> LabelStyle:
-    return shared_model("label", LabelStyle)
+    return text_style()
 
 
 def bold_label_style() -> LabelStyle:
-    return shared_model("label-bold", lambda: LabelStyle(font_weight="bold"))
+    return text_style("bold", font_weight="bold")
 
 
 def error_label_style() -> LabelStyle:
-    return shared_model("label-error", lambda: LabelStyle(text_color="#b00020"))
+    return text_style("error", text_color="#b00020")
 
 
 def html_style() -> HTMLStyle:

@@ -36,6 +36,10 @@ CARD_CSS = """
   line-height: 1.4;
   text-overflow: clip;
 }
+/* ipywidgets 7 has no Label text styles: the same look through classes */
+.nbacp-card .nbacp-bold { font-weight: bold; }
+.nbacp-card .nbacp-error { color: #b00020; }
+.nbacp-card .nbacp-url { font-family: var(--jp-code-font-family, monospace); }
 .nbacp-card .nbacp-block textarea:disabled {
   opacity: 1;
   color: var(--jp-content-font-color1, inherit);
@@ -89,7 +93,10 @@ def text_label(value: str, *classes: str, bold: bool = False, **kwargs: Any) -> 
     """
     kwargs.setdefault("layout", shared.layout())
     kwargs.setdefault("style", shared.bold_label_style() if bold else shared.label_style())
-    return widgets.Label(value=safe_text(value), _dom_classes=(*NO_TYPESET_CLASSES, "nbacp-text", *classes), **kwargs)
+    weight = ("nbacp-bold",) if bold else ()
+    return widgets.Label(
+        value=safe_text(value), _dom_classes=(*NO_TYPESET_CLASSES, "nbacp-text", *weight, *classes), **kwargs
+    )
 
 
 def text_block(value: str, *, max_rows: int = 12, **kwargs: Any) -> widgets.Textarea:

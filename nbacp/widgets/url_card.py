@@ -20,8 +20,8 @@ import ipywidgets as widgets
 import traitlets
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
 
+from nbacp.widgets import shared
 from nbacp.widgets.card import Card
-from nbacp.widgets.shared import LabelStyle
 from nbacp.widgets.text import card_style, text_label, visible_controls
 
 UrlResponse = AcceptElicitationResponse | DeclineElicitationResponse | CancelElicitationResponse
@@ -242,7 +242,8 @@ class UrlConsentCard(Card[UrlResponse]):
             if self.check.display_host != self.check.host:
                 rows.append(text_label(f"Reads as: {self.check.display_host}", "nbacp-host-decoded"))
         # An openable URL has no control characters; a refused one shows them as <U+XXXX>.
-        self.url_text = text_label(visible_controls(url), "nbacp-url", style=LabelStyle(font_family="monospace"))
+        mono = shared.text_style("mono", font_family="monospace")
+        self.url_text = text_label(visible_controls(url), "nbacp-url", style=mono)
         rows.append(self.url_text)
         self.warnings = [text_label(f"Warning: {w}", "nbacp-warning") for w in self.check.warnings]
         rows.extend(self.warnings)
