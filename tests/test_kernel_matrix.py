@@ -40,7 +40,9 @@ ANSWER = ('{"action": "accept", "content": {"question_0": ["CSV", "Parquet", "JS
 
 def choice_card(kernel: KernelHarness) -> dict[str, Any]:
     def find() -> dict[str, Any] | None:
-        for comm in reversed(kernel.comm_opens()):  # the newest card
+        for comm in reversed(kernel.comm_opens()):  # the newest open card (an answered one is closed)
+            if comm["closed"]:
+                continue
             state = kernel.widget_state(comm["comm_id"])
             spec = state.get("spec")
             if isinstance(spec, dict) and spec.get("name") == "question_0" and not state.get("disabled"):
@@ -185,8 +187,8 @@ def test_stop_button_during_await_card_cancels_it(oldest_newest_kernel: KernelHa
 def test_prompt_refuses_at_once_where_the_kernel_internals_are_missing(matrix_kernel: KernelHarness) -> None:
     kernel = matrix_kernel
     connect(kernel, "SchemaAgent(message, schema)")
-    kernel.run("import nbacp.kernel\nnbacp.kernel._shell_receiver = lambda kernel: None\n"
-               "nbacp.kernel._dispatches_comms_concurrently = lambda kernel: False")
+    kernel.run("import nbacp.kernel\nnbacp.kernel.forwarding._shell_receiver = lambda kernel: None\n"
+               "nbacp.kernel.versions.dispatches_comms_concurrently = lambda kernel: False")
     cell = kernel.execute("result = await session.prompt('go')")
     kernel.wait_idle(cell, timeout=30)
     error = kernel.error(cell)

@@ -25,7 +25,7 @@ def test_version_is_numeric_and_recent() -> None:
 
 
 def test_older_kernel_message_points_to_start(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kernel, "ipykernel_version", lambda: (7, 3, 0))
+    monkeypatch.setattr(kernel.versions, "ipykernel_version", lambda: (7, 3, 0))
     text = kernel.older_kernel_message()
     assert "7.3.0" in text and "session.start(" in text and "ipykernel>=7.4" in text
 
@@ -60,17 +60,17 @@ class _NewKernel:
 
 
 def test_awaiting_is_feature_detected_not_guessed_from_the_version(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kernel, "running_in_kernel", lambda: True)
-    monkeypatch.setattr(kernel, "ipykernel_version", lambda: (6, 17, 1))
+    monkeypatch.setattr(kernel.versions, "running_in_kernel", lambda: True)
+    monkeypatch.setattr(kernel.versions, "ipykernel_version", lambda: (6, 17, 1))
     old = _OldKernel()
-    monkeypatch.setattr(kernel, "_kernel", lambda: old)
+    monkeypatch.setattr(kernel.versions, "current_kernel", lambda: old)
     assert kernel.can_await_widgets() is True and kernel.cell_wait_refusal() is None  # forwarding is possible
     del old.shell_stream._recv_callback  # an ipykernel whose internals differ: refuse, never hang
     assert kernel.can_await_widgets() is False
     assert kernel.cell_wait_refusal() == kernel.older_kernel_message()
-    monkeypatch.setattr(kernel, "_kernel", lambda: _NewKernel())  # 7.4+: comms flow natively
+    monkeypatch.setattr(kernel.versions, "current_kernel", lambda: _NewKernel())  # 7.4+: comms flow natively
     assert kernel.can_await_widgets() is True
-    monkeypatch.setattr(kernel, "_kernel", lambda: None)
+    monkeypatch.setattr(kernel.versions, "current_kernel", lambda: None)
     assert kernel.can_await_widgets() is False
 
 

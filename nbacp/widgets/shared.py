@@ -19,7 +19,20 @@ from typing import Any, TypeVar, cast
 
 import ipywidgets as widgets
 from ipywidgets.widgets.widget_button import ButtonStyle
-from ipywidgets.widgets.widget_string import HTMLStyle, LabelStyle
+
+try:
+    from ipywidgets.widgets.widget_string import HTMLStyle as HTMLStyle
+    from ipywidgets.widgets.widget_string import LabelStyle as LabelStyle
+except ImportError:  # ipywidgets 7 (Colab's 7.7.1): Label and HTML take a DescriptionStyle
+    from ipywidgets.widgets.widget_description import DescriptionStyle
+
+    class LabelStyle(DescriptionStyle):  # type: ignore[no-redef,misc]
+        """ipywidgets 7 has no font or colour traits: those are dropped (plain look), the rest kept."""
+
+        def __init__(self, **traits: Any) -> None:
+            super().__init__(**{k: v for k, v in traits.items() if self.has_trait(k)})
+
+    HTMLStyle = LabelStyle
 
 W = TypeVar("W", bound=widgets.Widget)
 

@@ -19,9 +19,9 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
-from ipywidgets.widgets.widget_string import LabelStyle
 
 from nbacp.widgets.card import Card
+from nbacp.widgets.shared import LabelStyle
 from nbacp.widgets.text import card_style, text_label, visible_controls
 
 UrlResponse = AcceptElicitationResponse | DeclineElicitationResponse | CancelElicitationResponse
