@@ -54,6 +54,7 @@ class KernelHarness:
         self.customs: dict[str, list[Any]] = defaultdict(list)
         self._unconfirmed: dict[str, str] = {}  # comm_id -> msg_id of the edit awaiting its idle
         self._held: dict[str, Msg] = {}  # comm_id -> the merged edit waiting to go out
+        self._sent: list[tuple[str, str]] = []  # (msg_type, msg_id) of every shell message, in order
         self._stop = threading.Event()
         self._pump = threading.Thread(target=self._run_pump, name="kernel-pump", daemon=True)
         self._pump.start()
@@ -141,6 +142,7 @@ class KernelHarness:
 
     def _send_msg(self, msg: Msg) -> None:
         with self._shell_lock:
+            self._sent.append((msg["header"]["msg_type"], msg["header"]["msg_id"]))
             self.kc.shell_channel.send(msg)
 
     def execute(self, code: str) -> str:
@@ -208,6 +210,11 @@ class KernelHarness:
         self.km.interrupt_kernel()
 
     # -- reading ----------------------------------------------------------------------------
+    def sent(self, msg_type: str) -> list[str]:
+        """The msg_ids of the shell messages of ``msg_type`` sent so far, in order."""
+        with self._shell_lock:
+            return [msg_id for kind, msg_id in self._sent if kind == msg_type]
+
     def messages(self, msg_id: str, msg_type: str | None = None) -> list[Msg]:
         with self._cond:
             return [m for m in self._by_parent.get(msg_id, []) if msg_type in (None, m["msg_type"])]

@@ -91,6 +91,26 @@ def test_awaited_prompt_is_answered_with_every_edit(matrix_kernel: KernelHarness
     assert kernel.held_edits() == {}
 
 
+def test_status_bar_stays_busy_while_a_cell_awaits_a_turn(oldest_newest_kernel: KernelHarness) -> None:
+    """Every comm message answered while the cell awaits gets busy/idle (the widgets need it),
+    parented as ``comm_info_request``, a type JupyterLab's status bar ignores, so no "idle"
+    flips it under the running cell: nbacp's forwarding (6.17) and ensure_comm_status (7.4)."""
+    kernel = oldest_newest_kernel
+    connect(kernel, "SchemaAgent(message, schema)")
+    cell = kernel.execute("result = await session.prompt('go')\nprint('RESULT', result.text)")
+    choice_card(kernel)
+    comms_before = set(kernel.sent("comm_msg"))
+    answer_with_several_edits(kernel)
+    kernel.wait_idle(cell, timeout=30)
+    assert kernel.stream_text(cell) == f"RESULT {ANSWER}\n", kernel.error(cell)
+    during = [m for m in kernel.sent("comm_msg") if m not in comms_before]
+    assert len(during) == 3  # the first edit, the held one, the Accept click
+    for msg_id in during:
+        statuses = kernel.messages(msg_id, "status")
+        assert [m["content"]["execution_state"] for m in statuses] == ["busy", "idle"]
+        assert {m["parent_header"]["msg_type"] for m in statuses} == {"comm_info_request"}
+
+
 def test_run_all_start_then_await_turn_gets_every_pick(matrix_kernel: KernelHarness) -> None:
     """Run All queues both cells before anyone answers; the second awaits the turn."""
     kernel = matrix_kernel

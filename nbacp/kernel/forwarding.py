@@ -16,7 +16,10 @@ import contextvars
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, NamedTuple
 
-from nbacp.kernel import versions
+from nbacp.kernel import status, versions
+
+#: True in the task that dispatches a forwarded comm message (see :func:`_reparent_status`).
+_FORWARDING: contextvars.ContextVar[bool] = contextvars.ContextVar("nbacp_forwarding", default=False)
 
 
 def can_await_widgets() -> bool:
@@ -107,6 +110,7 @@ class _CommForwarder:
     """
 
     def __init__(self, kernel: Any, receiver: _Receiver) -> None:
+        _reparent_status(kernel)
         self.kernel = kernel
         self.receiver = receiver
         self.depth = 0
@@ -173,6 +177,7 @@ class _CommForwarder:
         assert self._order is not None
         kernel = self.kernel
         async with self._order:
+            _FORWARDING.set(True)  # this task's own context: only this dispatch's statuses
             ident, parent = _shell_parent(kernel)
             saved_sigint = getattr(kernel, "saved_sigint_handler", None)
             try:
@@ -210,3 +215,25 @@ def comms_flow() -> Iterator[None]:
     finally:
         forwarder.exit()
 
+
+def _reparent_status(kernel: Any) -> None:
+    """Parent the busy/idle of forwarded comm messages as an untracked type; idempotent.
+
+    ``dispatch_shell`` publishes busy/idle parented to the comm message it handles, which the
+    widget front end needs (it sends a model's next edit after that idle), but JupyterLab's
+    status bar would show the "idle" as the kernel's, under a cell that is still running. As
+    :func:`nbacp.kernel.status.ensure_comm_status` does on 7.4, the parent keeps its msg_id and
+    reads ``comm_info_request``. Only inside a forwarded dispatch; the kernel's own dispatch of
+    comm messages (no cell waiting) is untouched.
+    """
+    publish = getattr(kernel, "_publish_status", None)
+    if getattr(kernel, "_nbacp_forwarded_status", False) or not callable(publish):
+        return
+
+    def publish_status(state: str, channel: str, parent: Any = None) -> Any:
+        if _FORWARDING.get():
+            parent = status.untracked_parent(parent if parent is not None else kernel.get_parent(channel))
+        return publish(state, channel, parent)
+
+    kernel._publish_status = publish_status
+    kernel._nbacp_forwarded_status = True

@@ -28,6 +28,16 @@ _UNTRACKED_STATUS_OF = frozenset({
 })
 
 
+def untracked_parent(parent: Any) -> Any:
+    """``parent`` with its header's msg_type read as :data:`_UNTRACKED_PARENT_TYPE` when it is a
+    comm or subshell message (the msg_id, which the widget front end matches, is kept), so a
+    status parented to it leaves the status bar alone; any other parent unchanged."""
+    header = parent.get("header") if isinstance(parent, dict) else None
+    if not isinstance(header, dict) or header.get("msg_type") not in _UNTRACKED_STATUS_OF:
+        return parent
+    return {**parent, "header": {**header, "msg_type": _UNTRACKED_PARENT_TYPE}}
+
+
 def ensure_comm_status() -> bool:
     """Make widget edits keep flowing while a cell awaits; True once installed in this kernel.
 
@@ -103,10 +113,7 @@ def ensure_comm_status() -> bool:
         # handles: parented as they are, they would flip the status bar to "Idle" under an
         # awaiting cell. Parent them as untracked too (the widget's future matches the msg_id).
         source = parent if parent is not None else kernel.get_parent(channel)
-        header = source.get("header", {}) if isinstance(source, dict) else {}
-        if header.get("msg_type") in _UNTRACKED_STATUS_OF:
-            parent = {**source, "header": {**header, "msg_type": _UNTRACKED_PARENT_TYPE}}
-        return publish(status, channel, parent)
+        return publish(status, channel, untracked_parent(source))
 
     for name in versions.COMM_MESSAGES:
         if name in handlers:
