@@ -274,7 +274,7 @@ class ElicitationForm(Card[ElicitationResponse]):
         if self.done:
             return False
         if self._edits_may_lag():  # a click that overtook edits still held by the front end
-            self.form_errors.show([LATE_EDITS_MESSAGE])
+            self._form_errors = show_errors_in(self, self._form_errors, [LATE_EDITS_MESSAGE], before=self._actions)
             return False
         delay = self._edit_settle_delay()
         if delay > 0:  # a click right after an edit: let an edit the front end held arrive first
