@@ -57,12 +57,16 @@ kernel-envs: $(STAMP)
 	cd tests && ../$(BIN)/python -m kernel_matrix
 
 test-py: $(STAMP) chromium real-agents kernel-envs
-	$(BIN)/pytest -q -p no:cacheprovider
+	$(BIN)/pytest -q -p no:cacheprovider --durations=15
 
 test-notebooks: $(STAMP)
 	NBACP_ANSWERS=$(CURDIR)/notebooks/answers $(BIN)/pytest -q -p no:cacheprovider --nbval notebooks --nbval-sanitize-with notebooks/sanitize.cfg --nbval-cell-timeout 120
 
-test: lint test-js test-py test-notebooks bench-quick
+# Each tier in turn, with its time, so CI's log shows where the minutes go (the whole run must stay well under 90).
+TIERS := setup chromium real-agents kernel-envs lint test-js test-py test-notebooks bench-quick
+test:
+	@for tier in $(TIERS); do start=$$(date +%s); $(MAKE) --no-print-directory $$tier || exit 1; \
+		echo "== tier $$tier: $$(( $$(date +%s) - start )) s"; done
 
 bench: $(STAMP) chromium
 	$(BIN)/python -m benchmarks
