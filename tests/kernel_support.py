@@ -210,6 +210,10 @@ class KernelHarness:
         self.km.interrupt_kernel()
 
     # -- reading ----------------------------------------------------------------------------
+    def request(self, msg_type: str, content: dict[str, Any] | None = None) -> str:
+        """Send a shell request without waiting for its reply; returns its msg_id."""
+        return self._send(msg_type, content or {})
+
     def sent(self, msg_type: str) -> list[str]:
         """The msg_ids of the shell messages of ``msg_type`` sent so far, in order."""
         with self._shell_lock:

@@ -17,6 +17,7 @@ from nbacp import kernel
 def test_not_in_a_kernel_here() -> None:
     assert kernel.running_in_kernel() is False
     assert kernel.can_await_widgets() is True  # nothing holds widget callbacks outside a kernel
+    assert kernel.ensure_stream_replies() is False  # nothing to fix outside a kernel
 
 
 def test_version_is_numeric_and_recent() -> None:

@@ -3,7 +3,8 @@
 Modules: :mod:`.versions` (which kernel, what it can do), :mod:`.forwarding` (comm messages
 let through while a cell waits, ipykernel < 7.4), :mod:`.status` (busy/idle that keeps the
 status bar "Busy" under an awaiting cell), :mod:`.interrupt` (the stop button during a wait),
-:mod:`.edits` (edits the front end may still hold back).
+:mod:`.edits` (edits the front end may still hold back), :mod:`.replies` (7.0-7.3's stranded
+shell requests).
 
 Facts this package encodes (see the project's field notes): on ipykernel >= 7.4 widget comm
 messages are dispatched while an async cell holds the shell, so a cell can ``await`` a widget;
@@ -33,6 +34,7 @@ from nbacp.kernel.interrupt import (
     wait_in_cell,
     wait_interruptible,
 )
+from nbacp.kernel.replies import ensure_stream_replies
 from nbacp.kernel.status import ensure_comm_status
 from nbacp.kernel.versions import MIN_AWAIT_VERSION, ipykernel_version, older_kernel_message, running_in_kernel
 
@@ -48,6 +50,7 @@ __all__ = [
     "edit_settle_delay",
     "edits_may_lag",
     "ensure_comm_status",
+    "ensure_stream_replies",
     "in_cell_task",
     "ipykernel_version",
     "older_kernel_message",
