@@ -70,6 +70,7 @@ class KernelHarness:
         self.customs: dict[str, list[Any]] = defaultdict(list)
         self._unconfirmed: dict[str, str] = {}  # comm_id -> msg_id of the edit awaiting its idle
         self._held: dict[str, Msg] = {}  # comm_id -> the merged edit waiting to go out
+        self._sent: list[tuple[str, str]] = []  # (msg_type, msg_id) of every shell message, in order
         self._stop = threading.Event()
         self._pump = threading.Thread(target=self._run_pump, name="kernel-pump", daemon=True)
         self._pump.start()
@@ -157,6 +158,7 @@ class KernelHarness:
 
     def _send_msg(self, msg: Msg) -> None:
         with self._shell_lock:
+            self._sent.append((msg["header"]["msg_type"], msg["header"]["msg_id"]))
             self.kc.shell_channel.send(msg)
 
     def execute(self, code: str) -> str:
@@ -224,6 +226,15 @@ class KernelHarness:
         self.km.interrupt_kernel()
 
     # -- reading ----------------------------------------------------------------------------
+    def request(self, msg_type: str, content: dict[str, Any] | None = None) -> str:
+        """Send a shell request without waiting for its reply; returns its msg_id."""
+        return self._send(msg_type, content or {})
+
+    def sent(self, msg_type: str) -> list[str]:
+        """The msg_ids of the shell messages of ``msg_type`` sent so far, in order."""
+        with self._shell_lock:
+            return [msg_id for kind, msg_id in self._sent if kind == msg_type]
+
     def messages(self, msg_id: str, msg_type: str | None = None) -> list[Msg]:
         with self._cond:
             return [m for m in self._by_parent.get(msg_id, []) if msg_type in (None, m["msg_type"])]
@@ -288,13 +299,21 @@ class KernelHarness:
         self.km.shutdown_kernel(now=True)
 
 
+# ipykernel 7.0-7.3 can leave a shell request unread (ipykernel#1554, fixed in 7.4); nbacp works
+# around it from connect() and every card on (nbacp.kernel.ensure_stream_replies). A test's cells
+# that run before nbacp is loaded would still meet the upstream bug at random, so test kernels
+# install the same workaround at start-up; tests of that installation itself opt out.
+STREAM_REPLIES_AT_START = "--IPKernelApp.exec_lines=import nbacp.kernel; nbacp.kernel.ensure_stream_replies()"
+
+
 def write_kernelspec(root: Path, interrupt_mode: Literal["signal", "message"] = "signal",
-                     python: str | Path | None = None) -> Path:
+                     python: str | Path | None = None, *, stream_replies: bool = True) -> Path:
     """A kernelspec for ``python`` (default: this interpreter, so the venv's ipykernel)."""
     spec_dir = root / KERNEL_NAME
     spec_dir.mkdir(parents=True, exist_ok=True)
+    start = [STREAM_REPLIES_AT_START] if stream_replies else []
     spec = {
-        "argv": [str(python or sys.executable), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "argv": [str(python or sys.executable), "-m", "ipykernel_launcher", "-f", "{connection_file}", *start],
         "display_name": "nbacp test kernel",
         "language": "python",
         "interrupt_mode": interrupt_mode,
@@ -310,14 +329,19 @@ def start_kernel(
     timeout: float = 60.0,
     env: dict[str, str] | None = None,
     python: str | Path | None = None,
+    *,
+    stream_replies: bool = True,
 ) -> Iterator[KernelHarness]:
     """Start a kernel in ``cwd`` (bounded startup) and shut it down afterwards.
+
+    ``stream_replies=False`` leaves ipykernel's reply path as it is until nbacp installs its
+    workaround (see ``STREAM_REPLIES_AT_START``).
 
     The kernel never inherits NBACP_ANSWERS (a headless answer policy would answer for the
     test); pass it in ``env`` to test that policy on purpose.
     """
     kernel_env = {k: v for k, v in os.environ.items() if k != "NBACP_ANSWERS"} | (env or {})
-    specs = write_kernelspec(cwd / ".kernelspecs", interrupt_mode, python)
+    specs = write_kernelspec(cwd / ".kernelspecs", interrupt_mode, python, stream_replies=stream_replies)
     km = KernelManager(
         kernel_name=KERNEL_NAME,
         kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(specs)]),

@@ -17,6 +17,7 @@ from nbacp import kernel
 def test_not_in_a_kernel_here() -> None:
     assert kernel.running_in_kernel() is False
     assert kernel.can_await_widgets() is True  # nothing holds widget callbacks outside a kernel
+    assert kernel.ensure_stream_replies() is False  # nothing to fix outside a kernel
 
 
 def test_version_is_numeric_and_recent() -> None:
@@ -25,7 +26,7 @@ def test_version_is_numeric_and_recent() -> None:
 
 
 def test_older_kernel_message_points_to_start(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kernel, "ipykernel_version", lambda: (7, 3, 0))
+    monkeypatch.setattr(kernel.versions, "ipykernel_version", lambda: (7, 3, 0))
     text = kernel.older_kernel_message()
     assert "7.3.0" in text and "session.start(" in text and "ipykernel>=7.4" in text
 
@@ -60,17 +61,17 @@ class _NewKernel:
 
 
 def test_awaiting_is_feature_detected_not_guessed_from_the_version(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kernel, "running_in_kernel", lambda: True)
-    monkeypatch.setattr(kernel, "ipykernel_version", lambda: (6, 17, 1))
+    monkeypatch.setattr(kernel.versions, "running_in_kernel", lambda: True)
+    monkeypatch.setattr(kernel.versions, "ipykernel_version", lambda: (6, 17, 1))
     old = _OldKernel()
-    monkeypatch.setattr(kernel, "_kernel", lambda: old)
+    monkeypatch.setattr(kernel.versions, "current_kernel", lambda: old)
     assert kernel.can_await_widgets() is True and kernel.cell_wait_refusal() is None  # forwarding is possible
     del old.shell_stream._recv_callback  # an ipykernel whose internals differ: refuse, never hang
     assert kernel.can_await_widgets() is False
     assert kernel.cell_wait_refusal() == kernel.older_kernel_message()
-    monkeypatch.setattr(kernel, "_kernel", lambda: _NewKernel())  # 7.4+: comms flow natively
+    monkeypatch.setattr(kernel.versions, "current_kernel", lambda: _NewKernel())  # 7.4+: comms flow natively
     assert kernel.can_await_widgets() is True
-    monkeypatch.setattr(kernel, "_kernel", lambda: None)
+    monkeypatch.setattr(kernel.versions, "current_kernel", lambda: None)
     assert kernel.can_await_widgets() is False
 
 

@@ -195,6 +195,7 @@ async def _open(
     timeout: float | None,
 ) -> Connection:
     kernel.ensure_comm_status()
+    kernel.ensure_stream_replies()  # or ipykernel 7.0-7.3 can leave a request unread
     client = NotebookClient(answers=answers, agent_name=name)
     stack = contextlib.AsyncExitStack()
     process: AgentProcess | None = None

@@ -36,6 +36,7 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
 
     def __init__(self, **kwargs: Any) -> None:
         kernel.ensure_comm_status()  # or only the first edit of each control arrives while a cell awaits
+        kernel.ensure_stream_replies()  # or ipykernel 7.0-7.3 can leave a request unread
         kernel.track_front_end_edits()  # so an answer is never sent before edits still on their way
         kwargs.setdefault("layout", shared.layout())
         kwargs.setdefault("_dom_classes", ("nbacp-card",))
