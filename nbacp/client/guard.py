@@ -50,6 +50,7 @@ Router = Callable[[str, Any, bool], Awaitable[Any]]
 _REQUEST_META: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("nbacp_meta", default=None)
 _CHUNKS = {"agent_message_chunk": AgentMessageChunk, "agent_thought_chunk": AgentThoughtChunk}
 MAX_ERRORS_SHOWN = 5
+MCP_OVER_ACP = frozenset({"mcp/connect", "mcp/message", "mcp/disconnect"})
 
 
 def request_meta() -> dict[str, Any] | None:
@@ -155,6 +156,10 @@ class Guard:
                 raise RequestError.invalid_params({"details": f"Invalid params: {problem}"})
         token = _REQUEST_META.set(meta if isinstance(meta, dict) else None)
         try:
+            if method in MCP_OVER_ACP:  # the SDK defines but does not route these (kernel tools over ACP)
+                from nbacp.client.tools import acp_transport
+
+                return await acp_transport.handle(self.client, method, params, is_notification)
             return await router(method, params, is_notification)
         except ValidationError as exc:
             raise RequestError.invalid_params(validation_problem(exc)) from None

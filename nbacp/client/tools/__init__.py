@@ -2,7 +2,10 @@
 
 The session gets an MCP server that lives in this kernel, with three tools: ``list_variables``
 and ``describe`` read the person's namespace (bounded), ``run_python`` runs code there only
-after the person allows it on a permission card showing the code. Needs the ``mcp`` SDK
+after the person allows it on a permission card showing the code. It is served over the ACP
+connection itself when the agent advertises ``mcpCapabilities.acp`` (``mcp/connect`` /
+``mcp/message``, ``acp_transport``), otherwise over streamable HTTP on 127.0.0.1 with a bearer
+token (``server``). Needs the ``mcp`` SDK
 (``pip install 'nbacp[tools]'``), imported only when a session starts with tools.
 """
 
@@ -31,13 +34,13 @@ class KernelTools:
     namespace: dict[str, Any] | None = None  # None: the kernel's user namespace, looked up per call
 
     async def start(self, client: NotebookClient, agent_capabilities: Any) -> KernelToolServer:
-        """Start a server for one session, after checking the agent can reach it (HTTP MCP servers)."""
+        """Start a server for one session: over ACP when the agent advertises it, else over HTTP."""
         mcp_caps = getattr(agent_capabilities, "mcp_capabilities", None)
-        if not getattr(mcp_caps, "http", False):
+        over_acp = bool(getattr(mcp_caps, "acp", False))
+        if not over_acp and not getattr(mcp_caps, "http", False):
             raise ToolsUnsupportedError(
-                "The agent does not accept HTTP MCP servers (mcpCapabilities.http is not advertised), so it "
-                "cannot reach the kernel tools; no session was created. (MCP over the ACP connection, "
-                "mcpCapabilities.acp, is not offered: the ACP SDK 0.12 does not route mcp/connect.)"
+                "The agent accepts neither MCP over ACP (mcpCapabilities.acp) nor HTTP MCP servers "
+                "(mcpCapabilities.http), so it cannot reach the kernel tools; no session was created."
             )
         try:
             import mcp  # noqa: F401
@@ -46,7 +49,12 @@ class KernelTools:
         from nbacp.client.tools.server import KernelToolServer
 
         server = KernelToolServer(self, client)
-        await server.start()
+        if over_acp:
+            from nbacp.client.tools.acp_transport import host_for
+
+            server.start_acp(host_for(client))
+        else:
+            await server.start()
         return server
 
 

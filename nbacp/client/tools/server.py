@@ -6,9 +6,9 @@ streamable HTTP by uvicorn on 127.0.0.1, on a port the OS picks, in the kernel's
 loop. Every request must carry ``Authorization: Bearer <token>`` (a fresh random token per
 server) or gets 401; the SDK's DNS-rebinding protection checks Host and Origin as well.
 
-MCP over the ACP connection itself (``mcpCapabilities.acp``, ``mcp/connect`` /
-``mcp/message``) is not offered: agent-client-protocol 0.12 defines those types and method
-names but its client router has no routes for them, so the agent would get "Method not found".
+An agent that advertises ``mcpCapabilities.acp`` gets the same server over the ACP connection
+itself instead (``mcp/connect`` / ``mcp/message``; ``nbacp.client.tools.acp_transport``): no
+HTTP server is started then.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import socket
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
 
-from acp.schema import HttpHeader, HttpMcpServer
+from acp.schema import AcpMcpServer, HttpHeader, HttpMcpServer
 
 from nbacp.client.namespace import user_namespace
 from nbacp.client.tools import runner, variables
@@ -31,6 +31,7 @@ from nbacp.client.tools.permission import RunPermission
 if TYPE_CHECKING:
     from nbacp.client.handler import NotebookClient
     from nbacp.client.tools import KernelTools
+    from nbacp.client.tools.acp_transport import AcpMcpHost
 
 SERVER_NAME = "notebook"
 Scope = MutableMapping[str, Any]
@@ -120,6 +121,8 @@ class KernelToolServer:
         self.url = ""
         self.runs: list[tuple[str, str]] = []  # (code, verdict) for every run_python call, in order
         self._http: _Uvicorn | None = None
+        self._mcp: Any = None
+        self._acp: tuple[AcpMcpHost, str] | None = None  # (host, server id) when served over ACP
         self.closed = False
 
     def bind(self, session_id: str) -> None:
@@ -130,19 +133,35 @@ class KernelToolServer:
     def namespace(self) -> dict[str, Any]:
         return self.spec.namespace if self.spec.namespace is not None else user_namespace()
 
-    def entry(self) -> HttpMcpServer:
-        return HttpMcpServer(
-            type="http",
-            name=SERVER_NAME,
-            url=self.url,
-            headers=[HttpHeader(name="Authorization", value=f"Bearer {self.token}")],
-        )
+    def entry(self) -> HttpMcpServer | AcpMcpServer:
+        if self._acp is not None:
+            return AcpMcpServer(type="acp", name=SERVER_NAME, server_id=self._acp[1])
+        return self._http_entry()
+
+    def _http_entry(self) -> HttpMcpServer:
+        return HttpMcpServer(type="http", name=SERVER_NAME, url=self.url,
+                             headers=[HttpHeader(name="Authorization", value=f"Bearer {self.token}")])
+
+    def mcp_server(self) -> Any:
+        """The low-level mcp Server both transports serve (built once per session)."""
+        if self._mcp is None:
+            from mcp.server.lowlevel import Server
+
+            self._mcp = Server(SERVER_NAME, on_list_tools=self._list_tools, on_call_tool=self._call_tool,
+                               instructions="Tools for the person's Jupyter notebook (nbacp).")
+        return self._mcp
+
+    def start_acp(self, host: AcpMcpHost) -> AcpMcpServer:
+        """Serve over the ACP connection: register a fresh server id; the agent connects with mcp/connect."""
+        from nbacp.client.tools.acp_transport import new_server_id
+
+        self._acp = (host, new_server_id())
+        host.add(self._acp[1], self)
+        return AcpMcpServer(type="acp", name=SERVER_NAME, server_id=self._acp[1])
 
     async def start(self) -> HttpMcpServer:
-        from mcp.server.lowlevel import Server
-
-        server: Any = Server(SERVER_NAME, on_list_tools=self._list_tools, on_call_tool=self._call_tool,
-                             instructions="Tools for the person's Jupyter notebook (nbacp).")
+        """Serve over streamable HTTP on 127.0.0.1 (agents without mcpCapabilities.acp)."""
+        server: Any = self.mcp_server()
         app = require_bearer(server.streamable_http_app(host="127.0.0.1"), self.token)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.bind(("127.0.0.1", 0))
@@ -150,7 +169,7 @@ class KernelToolServer:
         self.url = f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
         self._http = _Uvicorn(app, sock)
         await self._http.started()
-        return self.entry()
+        return self._http_entry()
 
     async def close(self) -> None:
         if self.closed:
@@ -158,6 +177,8 @@ class KernelToolServer:
         self.closed = True
         if self._http is not None:
             await self._http.stop()
+        if self._acp is not None:
+            await self._acp[0].remove(self._acp[1])
 
     # -- MCP handlers ------------------------------------------------------------------------
     async def _list_tools(self, ctx: Any, params: Any) -> Any:
