@@ -141,8 +141,17 @@ def test_quickstart_answered_in_jupyterlab(lab: JupyterServer, page: Page, tmp_p
     page.set_viewport_size({"width": 1100, "height": 1200})
     drive_quickstart(page, lab, tmp_path)
     # Saved and reopened: every turn reads as its record, no widget is left to be "not found".
-    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
-    expect(page.locator(".jp-mod-dirty")).to_have_count(0, timeout=TURN_TIMEOUT)
+    # The closing sections are still running (their cards wait for a person) when cell 20 is
+    # done, so an output can land after a save and make the notebook dirty again: save again
+    # then, as a person would, until a save sticks.
+    for attempt in range(6):
+        page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+        try:
+            expect(page.locator(".jp-mod-dirty")).to_have_count(0, timeout=10_000)
+            break
+        except AssertionError:
+            if attempt == 5:
+                raise
     page.reload()  # the page reads the saved file again
     page.wait_for_function(
         "() => document.querySelectorAll('.jp-Notebook .jp-Cell').length > 20", timeout=TURN_TIMEOUT, polling=200
