@@ -1,7 +1,7 @@
 """Permission scripts name an ACP option kind, so one script works with every agent.
 
 Option ids differ per agent for the same meaning (measured with the real agents, see the
-field notes): claude-agent-acp ``allow-once`` / ``reject``, codex-acp ``allow_once`` /
+docs/agents.md): claude-agent-acp ``allow-once`` / ``reject``, codex-acp ``allow_once`` /
 ``accept_execpolicy_amendment`` / ``cancel``, gemini-cli ``proceed_always`` /
 ``proceed_once`` / ``cancel``. ``{"choose": "allow_once"}`` must pick the allow-once option
 of each, and a script that names nothing or several options must leave the card for a person.

@@ -246,7 +246,7 @@ async def test_unknown_elicitation_mode_is_invalid_params_and_the_connection_liv
 
 
 async def test_an_answered_card_in_a_turn_leaves_only_its_summary_label() -> None:
-    """Issue 13: the card's controls and its own box are closed; the transcript shows the summary."""
+    """The card's controls and its own box are closed; the transcript shows the summary."""
     outcomes: list[Any] = []
     choices = [ElicitationChoice(value=Target.PREVIEW, label="Preview"),
                ElicitationChoice(value=Target.PRODUCTION, label="Production")]

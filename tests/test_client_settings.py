@@ -1,4 +1,4 @@
-"""Issue #10 item 3: modes, config options (select and boolean), models, and the session toolbar.
+"""Modes, config options (select and boolean), models, and the session toolbar.
 
 The agent is ``FeatureAgent`` (tests/feature_agents.py). Toolbar tests act as the browser
 does: a Dropdown's ``index`` and a Checkbox's ``value`` arrive as comm ``update`` messages.

@@ -1,4 +1,4 @@
-"""The pure model and the package root import without the widget layer (issue 2, item 6)."""
+"""The pure model and the package root import without the widget layer (docs/design.md, 'Layers')."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Notes vs. Other: a companion box either replaces a single-select's pick or annotates it.
 
-Measured with the real agents (see the field notes): codex-acp asks each question as a required
+Measured with the real agents (docs/agents.md): codex-acp asks each question as a required
 single-select with "None of the above" plus ``<id>_note`` marked ``_meta.codex.role =
 "user_note"`` (older builds: ``<id>__other``); claude-agent-acp >= 0.78 keeps the pick and passes
 the companion's text as a note on single-selects, and says so in the companion's description.

@@ -1,4 +1,4 @@
-"""ACP's smaller reader rules (issue #11 item 4), each with its test.
+"""ACP's smaller reader rules (docs/protocol.md, 'Elicitation spec points'), each with its test.
 
 - unknown item types are kept and shown as unsupported, never rendered as a known control;
 - a missing, null or malformed top-level ``type`` is read as "object";

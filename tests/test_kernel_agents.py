@@ -1,4 +1,4 @@
-"""The kernel's stop button never reaches a command agent (issue #16 item 1), both interrupt modes.
+"""The kernel's stop button never reaches a command agent (docs/kernels.md, 'The stop button'), both interrupt modes.
 
 ipykernel and jupyter_client interrupt the kernel's whole process group; the agent runs in
 its own session, so an interrupt of an unrelated cell leaves it alive, and an interrupt of a

@@ -1,4 +1,4 @@
-"""Agent markdown never becomes markup of the agent's choosing (issue 7, "Safe markdown").
+"""Agent markdown never becomes markup of the agent's choosing (docs/design.md, 'Layers').
 
 Every rendered string is parsed with html.parser and checked against the allow-list: only
 the renderer's own tags, links only to http/https/mailto, no <img>, no event handlers.

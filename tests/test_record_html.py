@@ -1,4 +1,4 @@
-"""The HTML turn record and the session header: formatted, inert, never math (issue 13)."""
+"""The HTML turn record and the session header: formatted, inert, never math."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Streaming that keeps up (issue 7, deliverable 2): chunks coalesce into frames, nothing is
+"""Streaming that keeps up: chunks coalesce into frames, nothing is
 lost or reordered, and no frame re-renders the whole message.
 
 Front-end updates are counted as the comm messages Python publishes for the transcript's
@@ -162,7 +162,7 @@ async def test_no_frame_renders_the_whole_message(monkeypatch: pytest.MonkeyPatc
 
 
 def test_a_seal_resends_a_bounded_number_of_ids(comms: RecordingComms) -> None:
-    """Issue 13: sealing sends the new piece and one group's ids, not the ids of every piece so far."""
+    """Sealing sends the new piece and one group's ids, not the ids of every piece so far."""
     t = Transcript(prompt="p", seal_at=100)
     for i, piece in enumerate(pieces(20_000)):
         t.add(chunk(piece))

@@ -1,4 +1,4 @@
-"""Every ACP 0.12 session update kind renders into the transcript (issue 7, deliverable 1).
+"""Every ACP 0.12 session update kind renders into the transcript.
 
 Updates are built from wire JSON with acp.schema models (the objects the SDK hands to
 ``Client.session_update``). No event loop runs here, so each ``add`` renders at once.
@@ -91,7 +91,7 @@ def test_message_ids_and_interleaving_split_messages() -> None:
     t.finish("end_turn")
     messages = [w for w in walk(t) if isinstance(w, widgets.VBox) and "nbacp-agent" in w._dom_classes]
     assert [html(m) for m in messages] == ["<p>one more</p>\n", "<p>two</p>\n", "<p>three</p>\n"]
-    assert t.text == "one more\n\ntwo\n\nthree"  # separate messages stay separate paragraphs (#10 item 6)
+    assert t.text == "one more\n\ntwo\n\nthree"  # separate messages stay separate paragraphs
 
 
 def test_tool_call_updated_in_place_with_text_diff_terminal_and_locations() -> None:

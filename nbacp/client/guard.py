@@ -1,7 +1,7 @@
 """Every message from the agent checked before nbacp acts on it; every request answered.
 
 The SDK's JSON-RPC ``Connection`` (acp 0.12) has four holes a broken or hostile agent can use
-(field notes, "SDK and transport pitfalls"); the guard closes them on each connection
+(docs/protocol.md, 'SDK 0.12 pitfalls'); the guard closes them on each connection
 instance, without touching the SDK's files:
 
 - Invalid params: the SDK answers a pydantic ``ValidationError`` with an error object that

@@ -3,7 +3,7 @@
 Every request the agent makes of the person (an elicitation, a URL to open, a permission)
 becomes a card in the output of the turn that is running for its session, is offered to the
 headless policy if one was given, and is awaited. The client also closes cards the agent no
-longer waits for: the SDK never cancels a pending handler itself (field notes), so turn end,
+longer waits for: the SDK never cancels a pending handler itself (docs/protocol.md, 'SDK 0.12 pitfalls'), so turn end,
 ``session/cancel`` and disconnects go through ``cancel_cards``.
 """
 

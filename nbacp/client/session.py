@@ -3,7 +3,7 @@
 The live view is displayed by ``start()`` while the prompting cell is still executing, so
 it lands in that cell; everything that arrives later (updates, cards) mutates that view
 over the widget comm, which works from any task. When the turn ends the live view gives way
-to the record (one view per turn, issue 13): its display output is replaced through its
+to the record (one view per turn; docs/notebooks.md, 'Saved widget state'): its display output is replaced through its
 display id by the record (HTML rendered by the safe markdown renderer, beside plain text),
 and its widgets are closed, so the saved notebook reads well without widgets. An awaited
 ``prompt()`` blanks the live view and displays the record as a plain output instead,

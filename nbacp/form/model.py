@@ -1,6 +1,6 @@
 """The Form: parse once, then validate drafts and compose wire content by the answer rule.
 
-Composition (the seed note, on ACP's wire): a multi-select question may send its picks AND
+Composition (docs/design.md, 'Answer composition'): a multi-select question may send its picks AND
 its trimmed custom text; a single-select or optionless question with an *Other* box is
 exclusive, so non-empty custom text overrides the pick and only the custom property is sent.
 A *note* box (declared by the agent, see ``pairing``) annotates the pick: both are sent.

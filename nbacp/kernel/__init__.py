@@ -6,7 +6,7 @@ status bar "Busy" under an awaiting cell), :mod:`.interrupt` (the stop button du
 :mod:`.edits` (edits the front end may still hold back), :mod:`.replies` (7.0-7.3's stranded
 shell requests).
 
-Facts this package encodes (see the project's field notes): on ipykernel >= 7.4 widget comm
+Facts this package encodes (docs/kernels.md): on ipykernel >= 7.4 widget comm
 messages are dispatched while an async cell holds the shell, so a cell can ``await`` a widget;
 older kernels (6.x, 7.0-7.3) queue them behind the running cell, which :mod:`.forwarding`
 works around for the duration of one nbacp wait. The stop button arrives as SIGINT on every

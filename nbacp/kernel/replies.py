@@ -8,7 +8,7 @@ something else wakes it: the kernel looks idle and never answers (ipykernel#1554
 7.4 by ipykernel#1529, which sends replies through the stream). A front end that sends the
 next request right after a reply (the next cell, a widget edit after a click) meets it in
 about one run in twenty here. :func:`ensure_stream_replies` applies 7.4's fix to a running
-7.0-7.3 kernel; elsewhere it does nothing.
+7.0-7.3 kernel; elsewhere it does nothing (docs/kernels.md, 'Stranded shell requests').
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ def ensure_comm_status() -> bool:
     text, are stuck in the browser). This publishes busy/idle, parented to the comm message,
     for exactly those concurrently dispatched messages; normal dispatch is untouched. The
     parent header's msg_type reads ``comm_info_request`` (an untracked type) so that the
-    front end's status bar keeps showing the awaiting cell's "Busy" (issue 13).
+    front end's status bar keeps showing the awaiting cell's "Busy" (docs/kernels.md, 'Status').
     Idempotent; a no-op outside a kernel or where ipykernel's internals differ.
     """
     if not versions.running_in_kernel():

@@ -1,6 +1,6 @@
 """Read a client's reply (or a fallback's result) back into typed answers, rejecting the impossible.
 
-Rules (the seed note + deepseek-harness): every token offered, no duplicates, a single-select has
+Rules (docs/design.md, 'Answer composition'): every token offered, no duplicates, a single-select has
 at most one pick and never pick + custom, custom text non-empty after trim, required questions
 answered. Content keys that name no asked property are ignored: the schema does not forbid
 additional properties and they carry nothing the agent asked for. The one exception is custom

@@ -5,7 +5,7 @@ same methods) answers. The answer is delivered through ``await card``; after it 
 controls are closed (their widget models freed in the kernel and the front end) and the
 card shows, in the same place, one line saying what was sent: an answered card is two small
 models (the card's box and its summary label), so a long session does not keep every form
-it ever showed (issue 13).
+it ever showed (docs/notebooks.md, 'What a card costs').
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ def _host_lookup() -> bool:
 
     The front end's anywidget matches the kernel's where it is loaded per kernel (Colab loads the
     version the kernel's model names). With an older anywidget (Colab's 0.9.21) a stub could not
-    reach the shared code, so each card carries the whole module again, as before issue 13.
+    reach the shared code, so each card carries the whole module again (docs/kernels.md, 'Colab').
     """
     try:
         found = re.match(r"(\d+)\.(\d+)", metadata.version("anywidget"))
@@ -79,7 +79,8 @@ class ChoiceCardCode(anywidget.AnyWidget):
     """The choice card's JavaScript (about 19 KB), sent to the front end once per kernel.
 
     Renders nothing itself; every ``ChoiceCard`` points at it (``code``) instead of carrying
-    the whole module in its own state, so a card costs its spec, not the code (issue 13).
+    the whole module in its own state, so a card costs its spec, not the code (docs/notebooks.md,
+    'What a card costs').
     """
 
     _esm = _esm_source()

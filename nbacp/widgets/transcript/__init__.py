@@ -1,4 +1,4 @@
-"""The transcript view of a turn (issue 7): live widgets plus a static record."""
+"""The transcript view of a turn: live widgets plus a static record (docs/notebooks.md)."""
 
 from nbacp.widgets.transcript.view import FRAME, Transcript
 

@@ -102,7 +102,7 @@ class MessageBlock(Block):
         """Add a sealed piece, re-sending one group's ids (at most GROUP), not every piece's.
 
         The body's own list (one id per GROUP pieces) is re-sent only when a group fills up, so
-        what a seal sends does not grow with the pieces sealed before it (issue 13).
+        what a seal sends does not grow with the pieces sealed before it (docs/notebooks.md, 'What a card costs').
         """
         assert self._body is not None and self._tail is not None
         group = self._groups[-1] if self._groups else None

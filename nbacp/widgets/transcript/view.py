@@ -127,7 +127,7 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
 
         Once the card is answered and its controls are closed, its summary label takes its
         place and the card's own box is closed: the transcript keeps one small model per
-        answered card, not the card (issue 13).
+        answered card, not the card (docs/notebooks.md, 'What a card costs').
         """
         self._close_message()
         block = CardBlock(card)
