@@ -36,7 +36,10 @@ MESSAGE = "Where should this be deployed?"
 
 
 def choice_schema() -> dict[str, Any]:
-    """ACP Kit's ``ask_choice`` encoding (docs/agents.md, 'Other markers and clients'): one required string with ``oneOf`` tokens."""
+    """ACP Kit's ``ask_choice`` encoding: one required string with ``oneOf`` tokens.
+
+    (docs/agents.md, 'Other markers and clients')
+    """
     return {
         "type": "object",
         "properties": {

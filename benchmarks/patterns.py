@@ -1,4 +1,6 @@
-"""Agent ``pattern`` budgets (docs/protocol.md, 'Elicitation spec points'): time per pass over a form, and memory of compiled patterns.
+"""Agent ``pattern`` budgets: time per pass over a form, and memory of compiled patterns.
+
+Agent patterns must run with bounded time and memory (docs/protocol.md, 'Elicitation spec points').
 
 time: a form of N string fields, each with the backtracking pattern ``^(a|a)*$`` and a text
 that makes it explode, checked in one pass (as one keystroke or one Accept does), against

@@ -312,7 +312,8 @@ class ElicitationForm(Card[ElicitationResponse]):
         for control in self._controls:
             if isinstance(control, QuestionControl):
                 control.card.release()
-        # an answered card keeps its response and summary only, so a long session stays small (docs/notebooks.md, 'What a card costs')
+        # an answered card keeps its response and summary only, so a long session stays small
+        # (docs/notebooks.md, 'What a card costs')
         for name in ("_controls", "_by_name", "_buttons", "_actions", "_errors"):
             self.__dict__.pop(name, None)
         self._form_errors = self._form = None

@@ -3,8 +3,8 @@
 Every ipywidgets ``DOMWidget`` gets its own ``Layout`` model (and a Label, Button or HTML its
 own style model) unless one is passed in. A card whose parts keep the default look can
 share one of each: that is what makes a pending card a handful of models instead of dozens
-(docs/notebooks.md, 'What a card costs'). Shared models must never be mutated: a widget that needs its own look (a width,
-``display: none``) gets its own ``Layout``.
+(docs/notebooks.md, 'What a card costs'). Shared models must never be mutated: a widget that
+needs its own look (a width, ``display: none``) gets its own ``Layout``.
 
 ipywidgets keeps every widget in a module-level registry until ``close()``, so a card that
 is answered and merely disabled lives (with its form, callbacks and controls) as long as
