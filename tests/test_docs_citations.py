@@ -25,9 +25,7 @@ HEADING = re.compile(r"^#+\s+(.*?)\s*$", re.MULTILINE)
 
 def sources() -> list[Path]:
     """Every source under ``nbacp/``; the JS bundles under ``static/`` are build output (from ``js/``)."""
-    return sorted(
-        p for p in PACKAGE.rglob("*") if p.is_file() and p.suffix in SUFFIXES and "static" not in p.parts
-    )
+    return sorted(p for p in PACKAGE.rglob("*") if p.is_file() and p.suffix in SUFFIXES and "static" not in p.parts)
 
 
 def problems(text: str, docs: Path) -> list[str]:
@@ -62,11 +60,6 @@ def test_citations_exist(path: Path) -> None:
 def test_the_checker_catches_each_kind(tmp_path: Path) -> None:
     """Each rule fires on a bad citation and stays quiet on a good one."""
     (tmp_path / "kernels.md").write_text("# Kernels\n\n## Held edits\n", encoding="utf-8")
-    bad = (
-        "see issue 13\n"
-        "as the field notes say\n"
-        "(docs/nowhere.md)\n"
-        "(docs/kernels.md, 'No such section')\n"
-    )
+    bad = "see issue 13\nas the field notes say\n(docs/nowhere.md)\n(docs/kernels.md, 'No such section')\n"
     assert len(problems(bad, tmp_path)) == 4
     assert problems("(docs/kernels.md, 'Held edits') and ipykernel#1554\n", tmp_path) == []
