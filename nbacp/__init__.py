@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from nbacp._version import __version__
 
 _EXPORTS: dict[str, str] = {
     "Form": "nbacp.form",
@@ -25,18 +25,46 @@ _EXPORTS: dict[str, str] = {
     "PromptResult": "nbacp.client",
     "connect": "nbacp.client",
     "kernel_tools": "nbacp.client.tools",
+    "FormCard": "nbacp.widgets",
+    "NbacpError": "nbacp.errors",
+    "ConnectError": "nbacp.errors",
+    "ConnectionLost": "nbacp.errors",
+    "AgentError": "nbacp.errors",
+    "AuthenticationError": "nbacp.errors",
+    "NotSupportedByAgent": "nbacp.errors",
+    "AttachmentError": "nbacp.client.attachments",
+    "ToolsUnsupportedError": "nbacp.client.tools",
+    "ScriptError": "nbacp.answers",
+    "MagicError": "nbacp.magics",
+    "ElicitationUnsupportedError": "nbacp.questions",
+    "InvalidQuestionResponse": "nbacp.questions",
+    "InvalidQuestionFallback": "nbacp.questions",
 }
 
 __all__ = [
+    "AgentError",
+    "AttachmentError",
+    "AuthenticationError",
+    "ConnectError",
     "Connection",
+    "ConnectionLost",
     "ElicitationForm",
+    "ElicitationUnsupportedError",
     "Form",
+    "FormCard",
     "FormValidationError",
+    "InvalidQuestionFallback",
+    "InvalidQuestionResponse",
     "InvalidSchemaError",
+    "MagicError",
+    "NbacpError",
+    "NotSupportedByAgent",
     "NotebookClient",
     "PermissionCard",
     "PromptResult",
+    "ScriptError",
     "Session",
+    "ToolsUnsupportedError",
     "Turn",
     "UrlConsentCard",
     "__version__",
@@ -45,10 +73,22 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from nbacp.answers import ScriptError
     from nbacp.client import Connection, NotebookClient, PromptResult, Session, Turn, connect
-    from nbacp.client.tools import kernel_tools
+    from nbacp.client.attachments import AttachmentError
+    from nbacp.client.tools import ToolsUnsupportedError, kernel_tools
+    from nbacp.errors import (
+        AgentError,
+        AuthenticationError,
+        ConnectError,
+        ConnectionLost,
+        NbacpError,
+        NotSupportedByAgent,
+    )
     from nbacp.form import Form, FormValidationError, InvalidSchemaError
-    from nbacp.widgets import ElicitationForm, PermissionCard, UrlConsentCard
+    from nbacp.magics import MagicError
+    from nbacp.questions import ElicitationUnsupportedError, InvalidQuestionFallback, InvalidQuestionResponse
+    from nbacp.widgets import ElicitationForm, FormCard, PermissionCard, UrlConsentCard
 
 
 def load_ipython_extension(ipython: Any) -> None:

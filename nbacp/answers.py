@@ -27,6 +27,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from nbacp.errors import NbacpError
+
 ENV_VAR = "NBACP_ANSWERS"
 
 
@@ -37,7 +39,7 @@ def card_kind(card: Any) -> str:
     return kinds.get(name, name)
 
 
-class ScriptError(ValueError):
+class ScriptError(ValueError, NbacpError):
     """A script entry does not fit the card it was matched to."""
 
 

@@ -1,17 +1,30 @@
-"""Errors a notebook user meets when talking to an agent, each saying what happened in plain words."""
+"""Errors a notebook user meets when talking to an agent, each saying what happened in plain words.
+
+Every exception nbacp raises to a user derives from ``NbacpError``, so ``except nbacp.NbacpError``
+catches anything nbacp raised. Each keeps the standard base it had before (``ValueError``,
+``ConnectionError``, ``RuntimeError``) as its first base, so existing ``except`` clauses and
+``__mro__[1]`` stay as they were. The table of all of them (when each is raised, what to do) is
+docs/errors.md.
+
+This module imports nothing of nbacp: every layer may import it.
+"""
 
 from __future__ import annotations
 
 
-class ConnectError(ConnectionError):
+class NbacpError(Exception):
+    """The base of every error nbacp raises to a user (see docs/errors.md)."""
+
+
+class ConnectError(ConnectionError, NbacpError):
     """The agent could not be reached or refused the connection (wrong token, bad command, no server)."""
 
 
-class ConnectionLost(ConnectionError):
+class ConnectionLost(ConnectionError, NbacpError):
     """The agent went away mid-turn (process exited, websocket dropped, connection closed)."""
 
 
-class AgentError(RuntimeError):
+class AgentError(RuntimeError, NbacpError):
     """The agent answered a request with a JSON-RPC error."""
 
     def __init__(self, code: int, message: str, data: object = None) -> None:
@@ -30,5 +43,5 @@ class AuthenticationError(AgentError):
         self.args = (f"Authentication with method {method_id!r} failed: the agent answered {code}: {reason}",)
 
 
-class NotSupportedByAgent(RuntimeError):
+class NotSupportedByAgent(RuntimeError, NbacpError):
     """The agent does not advertise the capability a call needs (e.g. ``session/list``)."""

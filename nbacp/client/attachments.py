@@ -27,6 +27,8 @@ from typing import Any
 
 from acp.helpers import embedded_text_resource, image_block, resource_block, resource_link_block, text_block
 
+from nbacp.errors import NbacpError
+
 MAX_ROWS = 20
 """Default number of DataFrame rows sent as CSV."""
 MAX_CHARS = 20_000
@@ -37,7 +39,7 @@ EMBED_LIMIT = 16 * 1024
 Namer = Callable[[Any], str | None]
 
 
-class AttachmentError(ValueError):
+class AttachmentError(ValueError, NbacpError):
     """An object cannot be sent to this agent; raised before anything is sent."""
 
 

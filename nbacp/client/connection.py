@@ -18,7 +18,8 @@ from acp import PROTOCOL_VERSION, RequestError
 from acp.client.connection import ClientSideConnection
 from acp.schema import Implementation
 
-from nbacp import __version__, kernel
+from nbacp import kernel
+from nbacp._version import __version__
 from nbacp.client import auth, notes, requests, transports
 from nbacp.client import guard as guarding
 from nbacp.client.handler import AnswerPolicy, NotebookClient

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from nbacp.errors import NbacpError
 
-class InvalidSchemaError(ValueError):
+
+class InvalidSchemaError(ValueError, NbacpError):
     """The agent sent a schema that cannot be read as an ACP elicitation form.
 
     The message names the offending property so that the client can answer the agent with a
@@ -13,7 +15,7 @@ class InvalidSchemaError(ValueError):
     """
 
 
-class FormValidationError(ValueError):
+class FormValidationError(ValueError, NbacpError):
     """The values do not make a schema-conforming answer; ``errors`` maps property to messages."""
 
     def __init__(self, errors: Mapping[str, list[str]]) -> None:

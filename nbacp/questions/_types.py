@@ -6,17 +6,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, Literal, TypeAlias, TypeVar
 
+from nbacp.errors import NbacpError
+
 T = TypeVar("T")
 
 
-class ElicitationUnsupportedError(RuntimeError):
+class ElicitationUnsupportedError(RuntimeError, NbacpError):
     """The client did not advertise form elicitation and no fallback was given.
 
     nbacp's own class (not pydantic-acp's) so that nbacp.questions imports without ACP Kit.
     """
 
 
-class InvalidQuestionResponse(RuntimeError):
+class InvalidQuestionResponse(RuntimeError, NbacpError):
     """The client's reply does not answer the questions that were asked.
 
     ``question_id`` names the offending question; it is ``None`` when the reply as a whole is
@@ -28,7 +30,7 @@ class InvalidQuestionResponse(RuntimeError):
         self.question_id = question_id
 
 
-class InvalidQuestionFallback(ValueError):
+class InvalidQuestionFallback(ValueError, NbacpError):
     """A fallback returned something that could not have come from the offered questions."""
 
     def __init__(self, message: str, question_id: str | None = None) -> None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from nbacp.client.attachments import MAX_ROWS
 from nbacp.client.tools.runner import MAX_IMAGES, MAX_OUTPUT
+from nbacp.errors import NbacpError
 
 if TYPE_CHECKING:
     from nbacp.client.handler import NotebookClient
@@ -58,7 +59,7 @@ class KernelTools:
         return server
 
 
-class ToolsUnsupportedError(RuntimeError):
+class ToolsUnsupportedError(RuntimeError, NbacpError):
     """The agent cannot be given the kernel tools (it accepts no transport nbacp can serve)."""
 
 
