@@ -227,11 +227,11 @@ def _timing_forms(trip: Trip) -> Iterator[None]:
         trip.build += time.process_time() - start
         return card
 
-    setattr(widgets_module, "ElicitationForm", build)  # noqa: B010
+    setattr(widgets_module, "FormCard", build)  # noqa: B010
     try:
         yield
     finally:
-        setattr(widgets_module, "ElicitationForm", ElicitationForm)  # noqa: B010
+        setattr(widgets_module, "FormCard", ElicitationForm)  # noqa: B010
 
 
 @contextlib.contextmanager

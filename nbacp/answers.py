@@ -35,7 +35,13 @@ ENV_VAR = "NBACP_ANSWERS"
 def card_kind(card: Any) -> str:
     """ "form", "url" or "permission", from the card's class (no import of the widget layer needed)."""
     name = type(card).__name__
-    kinds = {"ElicitationForm": "form", "UrlConsentCard": "url", "PermissionCard": "permission", "AuthCard": "auth"}
+    kinds = {
+        "FormCard": "form",
+        "ElicitationForm": "form",
+        "UrlConsentCard": "url",
+        "PermissionCard": "permission",
+        "AuthCard": "auth",
+    }
     return kinds.get(name, name)
 
 

@@ -78,7 +78,7 @@ async def test_full_scenario_reports_typed_values() -> None:
     assert "schedule = other 'after the backup'" in result.text
     assert "workers = 8" in result.text and "launch: approved" in result.text
     kinds = [type(card).__name__ for card in recorder.cards]
-    assert kinds == ["ElicitationForm", "ElicitationForm", "ElicitationForm", "PermissionCard"]
+    assert kinds == ["FormCard", "FormCard", "FormCard", "PermissionCard"]
     assert [a[0] for a in result.answers] == ["question", "question", "question", "permission"]
     assert "**Permission:** launch\\_pipeline\\_run" in result.record
 

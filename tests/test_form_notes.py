@@ -18,7 +18,7 @@ import nbacp
 from nbacp.answers import Script
 from nbacp.form import Form
 from nbacp.widgets import ElicitationForm
-from nbacp.widgets.form_view import question_spec
+from nbacp.widgets.form_card import question_spec
 
 CLAUDE_SINGLE_078 = "Type your own answer, or add a note to the option you chose above (optional)."
 CLAUDE_SINGLE_LEGACY = "Type your own answer instead of choosing an option above (optional)."

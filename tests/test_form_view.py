@@ -16,7 +16,7 @@ import nbacp
 from nbacp.form import InvalidSchemaError
 from nbacp.widgets import shared
 from nbacp.widgets.choice_card import ChoiceCard
-from nbacp.widgets.form_view import ElicitationForm
+from nbacp.widgets.form_card import ElicitationForm
 
 
 def content(view: ElicitationForm) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from comm_support import RecordingComms
 from test_form_view_support import card, every_field, labels, multi_other, single_other, walk
 
 from nbacp.widgets.choice_card import ChoiceCard
-from nbacp.widgets.form_view import ElicitationForm
+from nbacp.widgets.form_card import ElicitationForm
 
 PAYLOAD = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
 

@@ -8,7 +8,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from nbacp.widgets.choice_card import ChoiceCard
-from nbacp.widgets.form_view import ElicitationForm
+from nbacp.widgets.form_card import ElicitationForm
 
 COLORS = [{"const": v, "title": v.title()} for v in ("alpha", "beta", "gamma")]
 

@@ -195,12 +195,12 @@ class NotebookClient:
 
     # -- acp.Client ---------------------------------------------------------------------
     async def create_elicitation(self, message: str, mode: Any, **kwargs: Any) -> CreateElicitationResponse:
-        from nbacp.widgets import ElicitationForm, UrlConsentCard
+        from nbacp.widgets import FormCard, UrlConsentCard
 
         session_id = getattr(mode, "session_id", None)
         if isinstance(mode, ElicitationFormSessionMode | ElicitationFormRequestMode):
             try:
-                card: Card[Any] = ElicitationForm(message, mode.requested_schema, agent=self.agent_name)
+                card: Card[Any] = FormCard(message, mode.requested_schema, agent=self.agent_name)
             except InvalidSchemaError as exc:
                 raise RequestError.invalid_params({"details": str(exc)}) from None
             return await self._ask(session_id, card, "question", message)  # type: ignore[no-any-return]

@@ -8,25 +8,32 @@ from nbacp.form.errors import FormValidationError, InvalidSchemaError
 from nbacp.form.fields import (
     BooleanField,
     ChoiceField,
+    ChoiceOption,
     Field,
     FormItem,
+    FormQuestion,
     NumberField,
-    Option,
-    Question,
     StringField,
     UnsupportedField,
 )
 from nbacp.form.model import Form, WireValue
 from nbacp.form.patterns import PATTERN_BUDGET
 
+# The names before ``ChoiceOption`` / ``FormQuestion``, kept for code that imports them; the new
+# names keep the form model's option and question apart from ``nbacp.questions``' builders.
+Option = ChoiceOption
+Question = FormQuestion
+
 __all__ = [
     "PATTERN_BUDGET",
     "PATTERN_TIMEOUT",
     "BooleanField",
     "ChoiceField",
+    "ChoiceOption",
     "Field",
     "Form",
     "FormItem",
+    "FormQuestion",
     "FormValidationError",
     "InvalidSchemaError",
     "NumberField",

@@ -15,7 +15,7 @@ CompanionRole = Literal["other", "note"]
 
 
 @dataclass(frozen=True)
-class Option:
+class ChoiceOption:
     """One offered choice. ``value`` goes on the wire; ``label`` is what a person reads."""
 
     value: str
@@ -70,15 +70,15 @@ class BooleanField(Field):
 
 @dataclass(frozen=True)
 class ChoiceField(Field):
-    options: tuple[Option, ...] = ()
+    options: tuple[ChoiceOption, ...] = ()
     multi: bool = False
     min_items: int | None = None
     max_items: int | None = None
 
-    def option(self, value: str) -> Option | None:
+    def option(self, value: str) -> ChoiceOption | None:
         return next((o for o in self.options if o.value == value), None)
 
-    def option_by_label(self, label: str) -> Option | None:
+    def option_by_label(self, label: str) -> ChoiceOption | None:
         return next((o for o in self.options if o.matches(label)), None)
 
 
@@ -95,7 +95,7 @@ class UnsupportedField(Field):
 
 
 @dataclass(frozen=True)
-class Question:
+class FormQuestion:
     """A choice field and, optionally, the free-text companion folded into it.
 
     ``role`` says what the companion's text means on a single-select: ``"other"`` (the text
@@ -129,4 +129,4 @@ class Question:
         return self.choice.required or (self.custom is not None and self.custom.required)
 
 
-FormItem = Field | Question
+FormItem = Field | FormQuestion

@@ -17,7 +17,7 @@ from typing import Any
 
 from nbacp.form.checks import ABSENT, check_custom, check_field, check_picks
 from nbacp.form.errors import FormValidationError
-from nbacp.form.fields import ChoiceField, Field, FormItem, Question, StringField, UnsupportedField
+from nbacp.form.fields import ChoiceField, Field, FormItem, FormQuestion, StringField, UnsupportedField
 from nbacp.form.pairing import pair_questions
 from nbacp.form.parse import parse_schema
 from nbacp.form.patterns import PatternPass
@@ -52,10 +52,10 @@ class Form:
 
     # -- shape ------------------------------------------------------------------------
     @property
-    def questions(self) -> tuple[Question, ...]:
-        return tuple(item for item in self.items if isinstance(item, Question))
+    def questions(self) -> tuple[FormQuestion, ...]:
+        return tuple(item for item in self.items if isinstance(item, FormQuestion))
 
-    def question(self, name: str) -> Question | None:
+    def question(self, name: str) -> FormQuestion | None:
         """The question that a choice or its companion belongs to."""
         name = self.companions.get(name, name)
         return next((q for q in self.questions if q.name == name), None)
@@ -109,7 +109,7 @@ class Form:
             if key not in self.fields:
                 add(str(key), [f"{key!r} is not a field of this form."])
         for item in self.items:
-            if isinstance(item, Question):
+            if isinstance(item, FormQuestion):
                 self._compose_question(item, values, content, add, patterns)
                 continue
             value, messages = check_field(item, values.get(item.name), patterns)
@@ -123,7 +123,7 @@ class Form:
 
     def _compose_question(
         self,
-        question: Question,
+        question: FormQuestion,
         values: Mapping[str, Any],
         content: dict[str, WireValue],
         add: Any,

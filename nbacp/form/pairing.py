@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from nbacp.form.fields import ChoiceField, CompanionRole, Field, FormItem, Question, StringField
+from nbacp.form.fields import ChoiceField, CompanionRole, Field, FormItem, FormQuestion, StringField
 
 NBACP_MARKER: Final = "nbacp/customFor"
 LEGACY_MARKER: Final = "_askUserQuestionCustomAnswer"
@@ -112,9 +112,9 @@ def pair_questions(fields: Sequence[Field]) -> tuple[tuple[FormItem, ...], dict[
             custom = by_name.get(by_choice.get(field.name, ""))
             if isinstance(custom, StringField):
                 role = companion_role(custom, field, named=named_role.get(custom.name))
-                items.append(Question(choice=field, custom=custom, role=role))
+                items.append(FormQuestion(choice=field, custom=custom, role=role))
             else:
-                items.append(Question(choice=field))
+                items.append(FormQuestion(choice=field))
         else:
             items.append(field)
     return tuple(items), companion_of

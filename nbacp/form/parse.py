@@ -22,9 +22,9 @@ from nbacp.form.errors import InvalidSchemaError
 from nbacp.form.fields import (
     BooleanField,
     ChoiceField,
+    ChoiceOption,
     Field,
     NumberField,
-    Option,
     StringField,
     UnsupportedField,
 )
@@ -179,9 +179,9 @@ def _multi(name: str, prop: Mapping[str, Any], common: dict[str, Any]) -> Field:
     )
 
 
-def _options(name: str, raw: Mapping[str, Any]) -> tuple[Option, ...]:
+def _options(name: str, raw: Mapping[str, Any]) -> tuple[ChoiceOption, ...]:
     titled = raw.get("oneOf", raw.get("anyOf"))
-    options: list[Option] = []
+    options: list[ChoiceOption] = []
     if titled is not None:
         if not isinstance(titled, list):
             raise InvalidSchemaError(f"Property {name!r}: the titled options must be a list.")
@@ -209,7 +209,7 @@ def _options(name: str, raw: Mapping[str, Any]) -> tuple[Option, ...]:
     return tuple(options)
 
 
-def _option(value: str, title: str, entry: Mapping[str, Any]) -> Option:
+def _option(value: str, title: str, entry: Mapping[str, Any]) -> ChoiceOption:
     meta = _meta(entry)
     description = _text(entry.get("description")) or _text(meta.get(ACPKIT_DESCRIPTION))
     claude = meta.get(CLAUDE_OPTION)
@@ -221,7 +221,7 @@ def _option(value: str, title: str, entry: Mapping[str, Any]) -> Option:
     if stripped.endswith(RECOMMENDED_SUFFIX) and stripped != RECOMMENDED_SUFFIX:
         label = stripped[: -len(RECOMMENDED_SUFFIX)].rstrip()
         recommended = True
-    return Option(
+    return ChoiceOption(
         value=value, label=label, title=title, description=description, preview=preview, recommended=recommended
     )
 

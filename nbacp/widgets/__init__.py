@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 _EXPORTS = {
     "Card": "nbacp.widgets.card",
     "ChoiceCard": "nbacp.widgets.choice_card",
-    "ElicitationForm": "nbacp.widgets.form_view",
+    "ElicitationForm": "nbacp.widgets.form_card",
+    "FormCard": "nbacp.widgets.form_card",
     "UrlConsentCard": "nbacp.widgets.url_card",
     "PermissionCard": "nbacp.widgets.permission_card",
     "Transcript": "nbacp.widgets.transcript",
@@ -25,6 +26,7 @@ __all__ = [
     "Card",
     "ChoiceCard",
     "ElicitationForm",
+    "FormCard",
     "PermissionCard",
     "SessionToolbar",
     "Transcript",
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
     from nbacp.widgets.auth_card import AuthCard
     from nbacp.widgets.card import Card
     from nbacp.widgets.choice_card import ChoiceCard
-    from nbacp.widgets.form_view import ElicitationForm
+    from nbacp.widgets.form_card import ElicitationForm, FormCard
     from nbacp.widgets.permission_card import PermissionCard
     from nbacp.widgets.toolbar import SessionToolbar
     from nbacp.widgets.transcript import Transcript

@@ -25,7 +25,7 @@ _NONE: list[Any] = []  # shared empty list for settled cards (never appended to:
 
 
 class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is untyped
-    """Base for ElicitationForm, UrlConsentCard and PermissionCard.
+    """Base for FormCard, UrlConsentCard and PermissionCard.
 
     Subclasses build their controls, call ``self._resolve(response, summary)`` from the
     action that answers, and implement ``_cancel_response()`` so that the client can close a

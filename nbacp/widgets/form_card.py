@@ -1,4 +1,4 @@
-"""ElicitationForm: one agent's ``elicitation/create`` form as a displayable card.
+"""FormCard: one agent's ``elicitation/create`` form as a displayable card.
 
 Every action method changes the same widget state the front end changes (a control's
 ``value``, a choice card's ``answer``, a button click), so tests and headless answer
@@ -17,7 +17,7 @@ from typing import Any
 import ipywidgets as widgets
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
 
-from nbacp.form import ChoiceField, Form, FormValidationError, Question, WireValue
+from nbacp.form import ChoiceField, Form, FormQuestion, FormValidationError, WireValue
 from nbacp.kernel import LATE_EDITS_MESSAGE
 from nbacp.widgets import shared
 from nbacp.widgets.card import Card
@@ -33,7 +33,7 @@ SUMMARY_VALUE_CHARS = 80
 class QuestionControl:
     """One choice question (with its folded Other box) rendered by a ChoiceCard."""
 
-    def __init__(self, question: Question, default_picks: Any, default_custom: Any, *, lone: bool = False) -> None:
+    def __init__(self, question: FormQuestion, default_picks: Any, default_custom: Any, *, lone: bool = False) -> None:
         self.question = question
         choice, custom = question.choice, question.custom
         picks = default_picks if isinstance(default_picks, list) else ([default_picks] if default_picks else [])
@@ -88,7 +88,7 @@ def _shown(text: Any) -> Any:
     return safe_text(text) if isinstance(text, str) else text
 
 
-def question_spec(question: Question, *, lone: bool = False) -> dict[str, Any]:
+def question_spec(question: FormQuestion, *, lone: bool = False) -> dict[str, Any]:
     """The card's ``spec`` trait: plain JSON, only text for the front end to show.
 
     An untitled question that is the form's only item gets no title: the message above it
@@ -112,7 +112,7 @@ def question_spec(question: Question, *, lone: bool = False) -> dict[str, Any]:
     }
 
 
-def companion_spec(question: Question) -> dict[str, Any]:
+def companion_spec(question: FormQuestion) -> dict[str, Any]:
     """The text box's label says what its text does: replace the pick, annotate it, or add to the picks."""
     custom = question.custom
     assert custom is not None
@@ -134,7 +134,7 @@ def companion_spec(question: Question) -> dict[str, Any]:
 Control = FieldControl | QuestionControl
 
 
-class ElicitationForm(Card[ElicitationResponse]):
+class FormCard(Card[ElicitationResponse]):
     """The person's view of one form elicitation; ``await view`` gives the acp response."""
 
     def __init__(self, message: str, requested_schema: Any, *, agent: str | None = None) -> None:
@@ -149,7 +149,7 @@ class ElicitationForm(Card[ElicitationResponse]):
         self._by_name: dict[str, Control] = {}
         for item in self.form.items:
             control: Control
-            if isinstance(item, Question):
+            if isinstance(item, FormQuestion):
                 custom_name = item.custom.name if item.custom is not None else ""
                 control = QuestionControl(item, defaults.get(item.name), defaults.get(custom_name),
                                           lone=len(self.form.items) == 1)
@@ -352,7 +352,7 @@ class ElicitationForm(Card[ElicitationResponse]):
     def _describe(self, content: dict[str, WireValue]) -> str:
         parts: list[str] = []
         for item in self.form.items:
-            if isinstance(item, Question):
+            if isinstance(item, FormQuestion):
                 shown = self._describe_question(item, content)
                 if shown and item.choice.title is None and len(self.form.items) == 1:
                     parts.append(shown)
@@ -363,7 +363,7 @@ class ElicitationForm(Card[ElicitationResponse]):
         return "; ".join(parts)
 
     @staticmethod
-    def _describe_question(question: Question, content: dict[str, WireValue]) -> str:
+    def _describe_question(question: FormQuestion, content: dict[str, WireValue]) -> str:
         choice: ChoiceField = question.choice
         shown: list[str] = []
         picked = content.get(choice.name)
@@ -389,3 +389,7 @@ def _wire_text(value: WireValue) -> str:
 def _short(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= SUMMARY_VALUE_CHARS else text[: SUMMARY_VALUE_CHARS - 1] + "…"
+
+
+ElicitationForm = FormCard
+"""The form card's first name (``nbacp.ElicitationForm``), kept for code that uses it: the same class."""
