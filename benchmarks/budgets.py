@@ -23,7 +23,7 @@ from acp.schema import PromptResponse
 
 import nbacp
 from benchmarks.agent_base import BenchAgent
-from nbacp.client.budget import Budget
+from nbacp.client.wire.budget import Budget
 from nbacp.widgets import ElicitationForm, PermissionCard
 
 BOUND_BLOCK_S = 1.0

@@ -285,7 +285,7 @@ async def test_two_megabytes_of_stderr_neither_hang_nor_grow_past_the_bound() ->
 
 
 def test_stderr_tail_bounds_lines_and_line_length() -> None:
-    from nbacp.client.stderr import StderrTail
+    from nbacp.client.wire.stderr import StderrTail
 
     tail = StderrTail(max_lines=3, max_line_chars=10)
     tail.feed(b"one\ntwo\nthr")
@@ -444,7 +444,7 @@ async def test_close_after_a_failed_or_timed_out_prompt_logs_nothing(
 
 async def test_stop_escalates_to_the_whole_process_group() -> None:
     """An agent that ignores stdin EOF and SIGTERM is killed, with the helper process it started."""
-    from nbacp.client import process
+    from nbacp.client.wire import process
 
     code = (
         "import signal, subprocess, sys, time\n"

@@ -26,11 +26,11 @@ from agents import _RawAgent
 from kernel_support import KernelHarness
 
 import nbacp
-from nbacp.client import notes
+from nbacp.client.wire import connection_log as notes
 from nbacp.errors import ConnectError
 from nbacp.form import Form
-from nbacp.render.record import record_markdown, record_text
 from nbacp.render.safe_text import BIDI_CONTROLS
+from nbacp.render.turn_record_text import record_markdown, record_text
 from nbacp.widgets import ElicitationForm, PermissionCard
 from nbacp.widgets.transcript import Transcript
 

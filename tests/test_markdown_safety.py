@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from nbacp.render.markdown import render_code, render_markdown, safe_href
-from nbacp.render.record import inert_markdown, record_markdown
+from nbacp.render.turn_record_text import inert_markdown, record_markdown
 
 ALLOWED_TAGS = {
     "p", "em", "strong", "code", "pre", "ul", "ol", "li", "a", "blockquote",

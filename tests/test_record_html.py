@@ -6,8 +6,9 @@ from html.parser import HTMLParser
 
 from acp import schema
 
-from nbacp.client.session import Record, SessionHeader
-from nbacp.render.record_html import header_html, record_html
+from nbacp.client.session_header import SessionHeader
+from nbacp.client.turn import TurnRecord as Record
+from nbacp.render.turn_record_html import header_html, record_html
 from nbacp.widgets.transcript import Transcript
 
 ALLOWED = {"div", "strong", "em", "p", "ul", "ol", "li", "br", "code", "pre", "a", "blockquote", "h1", "h2", "h3",

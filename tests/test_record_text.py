@@ -1,6 +1,6 @@
 """The plain-text record that nbval stores and terminals show."""
 
-from nbacp.render.record import record_text
+from nbacp.render.turn_record_text import record_text
 
 
 def test_plain_record_lists_prompt_text_answers_and_stop() -> None:

@@ -7,7 +7,8 @@ features that grow on them), above ``nbacp.form`` and ``nbacp.widgets`` and belo
 from __future__ import annotations
 
 from nbacp.client.connection import Connection, connect
-from nbacp.client.handler import AnswerPolicy, NotebookClient
-from nbacp.client.session import PromptResult, Session, Turn
+from nbacp.client.notebook_client import AnswerPolicy, NotebookClient
+from nbacp.client.session import Session
+from nbacp.client.turn import PromptResult, Turn
 
 __all__ = ["AnswerPolicy", "Connection", "NotebookClient", "PromptResult", "Session", "Turn", "connect"]

@@ -9,15 +9,15 @@ calls ``authenticate`` with the chosen method and retries the failed request exa
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from acp import RequestError
 
+from nbacp.client.connection_view import ConnectionView
+from nbacp.client.notebook_client import Surface
+from nbacp.display import show
 from nbacp.errors import AgentError, AuthenticationError
-
-if TYPE_CHECKING:
-    from nbacp.client.connection import Connection
-    from nbacp.client.handler import Surface
+from nbacp.widgets.auth_card import AuthCard
 
 T = TypeVar("T")
 AUTH_REQUIRED = -32000
@@ -33,7 +33,7 @@ def method_ids(methods: list[Any]) -> list[str]:
     return [str(getattr(m, "id", None) or (m.get("id") if isinstance(m, dict) else "")) for m in methods]
 
 
-async def authenticate(conn: Connection, method_id: str) -> Any:
+async def authenticate(conn: ConnectionView, method_id: str) -> Any:
     """Call ``authenticate``; an unknown method or the agent's refusal raises AuthenticationError."""
     ids = method_ids(conn.auth_methods)
     if method_id not in ids:
@@ -47,10 +47,8 @@ async def authenticate(conn: Connection, method_id: str) -> Any:
         raise AuthenticationError(method_id, exc.code, str(exc), exc.data) from None
 
 
-async def ask_method(conn: Connection, reason: str, surface: Surface | None) -> str | None:
+async def ask_method(conn: ConnectionView, reason: str, surface: Surface | None) -> str | None:
     """Show the auth card (in ``surface``, else the current cell) and wait for a method or cancel."""
-    from nbacp.widgets.auth_card import AuthCard
-
     card = AuthCard(conn.auth_methods, agent=conn.client.agent_name, reason=reason)
     where = surface if surface is not None else _ThisCell()
     return await conn.client.ask_card(None, card, "authentication", "Authentication required", surface=where)  # type: ignore[no-any-return]
@@ -60,9 +58,7 @@ class _ThisCell:
     """Outside a turn (session/new), the card goes to the cell that is waiting for it."""
 
     def add_card(self, card: Any) -> None:
-        from nbacp.client.session import _display
-
-        _display(card)
+        show(card)
 
     def note_answer(self, kind: str, question: str, answer: str) -> None:
         return None
@@ -72,7 +68,7 @@ class _ThisCell:
 
 
 async def retrying(
-    conn: Connection, call: Callable[[], Awaitable[T]], surface: Surface | None = None
+    conn: ConnectionView, call: Callable[[], Awaitable[T]], surface: Surface | None = None
 ) -> T:
     """Run ``call``; on "auth required" ask for a method, authenticate, and run it once more.
 

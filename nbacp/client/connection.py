@@ -10,25 +10,32 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Generator, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
-from acp import PROTOCOL_VERSION, RequestError
+from acp import PROTOCOL_VERSION
 from acp.client.connection import ClientSideConnection
+from acp.interfaces import Client
 from acp.schema import Implementation
 
 from nbacp import kernel
 from nbacp._version import __version__
-from nbacp.client import auth, notes, requests, transports
-from nbacp.client import guard as guarding
-from nbacp.client.handler import AnswerPolicy, NotebookClient
+from nbacp.client import auth
 from nbacp.client.lifecycle import SessionLifecycle
-from nbacp.client.process import AgentProcess
-from nbacp.client.requests import RawTap
-from nbacp.client.session import Session, _display
+from nbacp.client.notebook_client import AnswerPolicy, NotebookClient
+from nbacp.client.session import Session
 from nbacp.client.settings import SessionSettings
-from nbacp.errors import AgentError, ConnectError
+from nbacp.client.tools import acp_transport
+from nbacp.client.wire import connection_log, raw_tap, transports
+from nbacp.client.wire import guard as guarding
+from nbacp.client.wire.process import AgentProcess
+from nbacp.client.wire.raw_tap import RawTap
+from nbacp.client.wire.rpc_errors import agent_errors
+from nbacp.display import show
+from nbacp.errors import ConnectError
+from nbacp.widgets.transcript import Transcript
 
 log = logging.getLogger(__name__)
 CLIENT_INFO = Implementation(name="nbacp", title="nbacp (Jupyter notebook)", version=__version__)
@@ -68,7 +75,7 @@ class Connection(SessionLifecycle):
         return limits.disconnect_reason() if limits is not None else None
 
     @property
-    def log(self) -> notes.ConnectionLog | None:
+    def log(self) -> connection_log.ConnectionLog | None:
         """One-line notes of what went wrong on this connection (refused requests, SDK errors)."""
         return self.guard.log if self.guard is not None else None
 
@@ -113,7 +120,7 @@ class Connection(SessionLifecycle):
             for session in self.sessions:
                 if session.tools is not None:
                     await session.tools.close()
-            turns = [s.turn._task for s in self.sessions if s.turn is not None and not s.turn.done]
+            turns = [s.turn.task for s in self.sessions if s.turn is not None and not s.turn.done]
             for task in turns:
                 task.cancel()
             if turns:
@@ -198,40 +205,42 @@ async def _open(
     kernel.ensure_comm_status()
     kernel.ensure_stream_replies()  # or ipykernel 7.0-7.3 can leave a request unread
     client = NotebookClient(answers=answers, agent_name=name)
+    acp_client = cast(Client, client)  # the SDK's Client protocol: the methods nbacp implements (no fs, no terminal)
     stack = contextlib.AsyncExitStack()
     process: AgentProcess | None = None
-    guard = client.guard = guarding.Guard(client, notes.ConnectionLog())
-    routing = notes.routing(guard.log)  # the SDK's tasks, created below, log to this connection
+    # The kernel tools' mcp/* messages (MCP over ACP): defined by the SDK but not routed by it.
+    routes = {method: functools.partial(acp_transport.handle, client) for method in acp_transport.METHODS}
+    guard = client.guard = guarding.Guard(client, connection_log.ConnectionLog(), routes=routes)
+    routing = connection_log.routing(guard.log)  # the SDK's tasks, created below, log to this connection
     try:
         if isinstance(target, str) and target.startswith(("ws://", "wss://")):
-            agent, limits = await transports.websocket(client, target, token, headers, stack, max_message_bytes)
+            agent, limits = await transports.websocket(acp_client, target, token, headers, stack, max_message_bytes)
             kind, guard.limits, client.max_answer_bytes = "remote", limits, limits.outgoing
         elif isinstance(target, str | Sequence) and not isinstance(target, bytes):
-            (agent, process), kind = await transports.stdio(client, target, env, cwd, stack), "subprocess"
+            (agent, process), kind = await transports.stdio(acp_client, target, env, cwd, stack), "subprocess"
         elif hasattr(target, "prompt") and hasattr(target, "initialize"):
-            agent, kind = transports.memory(client, target, stack), "in-process"
+            agent, kind = transports.memory(acp_client, target, stack), "in-process"
         else:
             raise TypeError(
                 f"connect() takes an ACP agent object, a command or a ws:// URL, not {type(target).__name__}"
             )
         guard.install(agent)  # already done by client.on_connect; kept for transports that bypass it
-        tap = requests.install(agent, client)
+        tap = raw_tap.install(agent, client.cancel_request)
         try:
-            init = await asyncio.wait_for(
-                agent.initialize(
-                    protocol_version=PROTOCOL_VERSION,
-                    client_capabilities=NotebookClient.capabilities(),
-                    client_info=CLIENT_INFO,
-                ),
-                timeout,
-            )
+            with agent_errors():
+                init = await asyncio.wait_for(
+                    agent.initialize(
+                        protocol_version=PROTOCOL_VERSION,
+                        client_capabilities=NotebookClient.capabilities(),
+                        client_info=CLIENT_INFO,
+                    ),
+                    timeout,
+                )
         except TimeoutError:
             raise ConnectError(
                 f"The agent did not answer initialize within {timeout:g} s; is it an ACP agent? "
                 "(connect(..., timeout=...) sets the bound)"
             ) from None
-        except RequestError as exc:
-            raise AgentError(exc.code, str(exc), exc.data) from None
         except ConnectionError as exc:
             said = ""
             if process is not None:
@@ -242,7 +251,7 @@ async def _open(
         await stack.aclose()
         raise
     finally:
-        notes.reset_routing(routing)
+        connection_log.reset_routing(routing)
     info = getattr(init, "agent_info", None)
     if client.agent_name is None:
         client.agent_name = (info.title or info.name) if info is not None else "agent"
@@ -255,9 +264,7 @@ async def _open(
 
 def _show_inbox(client: NotebookClient) -> None:
     """Cards that arrive outside any turn are shown in the cell that connected."""
-    from nbacp.widgets.transcript import Transcript
-
     inbox = Transcript(prompt="")
     inbox.add_class("nbacp-inbox")
     client.inbox = inbox
-    _display(inbox)
+    show(inbox)

@@ -13,20 +13,25 @@ import os
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from acp import RequestError
-
 from nbacp import kernel
 from nbacp.client import auth
+from nbacp.client.session import Session
 from nbacp.client.settings import SessionSettings
-from nbacp.errors import AgentError, NotSupportedByAgent
+from nbacp.client.turn import TurnRecord
+from nbacp.client.wire import sdk_connection
+from nbacp.client.wire.rpc_errors import agent_errors
+from nbacp.display import show
+from nbacp.errors import NotSupportedByAgent
+from nbacp.render.turn_record_text import record_text
+from nbacp.widgets.auth_card import AuthCard
+from nbacp.widgets.transcript import Transcript
 
 if TYPE_CHECKING:
     from acp.client.connection import ClientSideConnection
 
-    from nbacp.client.handler import NotebookClient
-    from nbacp.client.requests import RawTap
-    from nbacp.client.session import Session
+    from nbacp.client.notebook_client import NotebookClient
     from nbacp.client.tools import KernelTools
+    from nbacp.client.wire.raw_tap import RawTap
 
 MAX_LIST_PAGES = 100
 T = TypeVar("T")
@@ -59,8 +64,6 @@ class SessionLifecycle:
         """The stop button ends a wait for the auth card here (outside a turn): it closes the card."""
 
         def close_auth_cards() -> None:
-            from nbacp.widgets.auth_card import AuthCard
-
             for card in self.client.open_cards():
                 if isinstance(card, AuthCard):
                     card.cancel_pending("interrupted")
@@ -121,10 +124,8 @@ class SessionLifecycle:
         found: list[Any] = []
         cursor: str | None = None
         for _ in range(MAX_LIST_PAGES):
-            try:
+            with agent_errors():
                 page = await self.agent.list_sessions(cwd=path, cursor=cursor)
-            except RequestError as exc:
-                raise AgentError(exc.code, str(exc), exc.data) from None
             found.extend(page.sessions)
             cursor = page.next_cursor
             if not cursor:
@@ -135,15 +136,11 @@ class SessionLifecycle:
         self, session_id: str, cwd: str | os.PathLike[str] = ".", *, mcp_servers: list[Any] | None = None
     ) -> Session:
         """Load a session; the history the agent replays is shown in this cell as a transcript."""
-        from nbacp.client.session import Record, _display
-        from nbacp.render.record import record_text
-        from nbacp.widgets.transcript import Transcript
-
         self._require("load")
         path = os.path.abspath(os.fspath(cwd))
         history = Transcript(prompt=f"(history of session {session_id})")
         history.add_class("nbacp-history")
-        _display(history)
+        show(history)
         self.client.attach(session_id, history)
         try:
             response = await self._interruptible(
@@ -153,14 +150,14 @@ class SessionLifecycle:
                     surface=history,
                 )
             )
-            tracker = getattr(self.agent, "_session_updates", None)  # replayed updates still in flight
+            tracker = sdk_connection.replay_tracker(self.agent)  # replayed updates still in flight
             if tracker is not None:
                 await tracker.wait(session_id)
         finally:
             self.client.detach(session_id, history)
         history.finish("history loaded")
         plain = record_text(history.prompt, history.text, history.answers, "loaded")
-        _display(Record(history.record_markdown(), plain))  # the saved notebook keeps the history too
+        show(TurnRecord(history.record_markdown(), plain))  # the saved notebook keeps the history too
         session = self._adopt(session_id, path, response)
         session.history = history
         return session
@@ -194,10 +191,8 @@ class SessionLifecycle:
     async def close_session(self, session_id: str) -> None:
         """``session/close``: the agent frees the session; its Session object can no longer prompt."""
         self._require("close")
-        try:
+        with agent_errors():
             await self.agent.close_session(session_id=session_id)
-        except RequestError as exc:
-            raise AgentError(exc.code, str(exc), exc.data) from None
         closed = [s for s in self.sessions if s.id == session_id]
         self.sessions = [s for s in self.sessions if s.id != session_id]
         self.client.cancel_cards("the session was closed", session_id)
@@ -206,13 +201,11 @@ class SessionLifecycle:
                 await session.tools.close()
 
     def _adopt(self, session_id: str, cwd: str, response: Any) -> Session:
-        from nbacp.client.session import Session, _display
-
         models = self.tap.models.pop(session_id, None) if self.tap is not None else None
         self.settings_for(session_id).apply_response(response, models)
         session = Session(self, session_id, cwd, response)  # type: ignore[arg-type]
         self.sessions.append(session)
         settings = session.settings
         if settings.modes is not None or settings.config_options or settings.models:
-            _display(session.toolbar)
+            show(session.toolbar)
         return session

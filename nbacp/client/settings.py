@@ -3,7 +3,7 @@
 The agent gives them in the session/new (load, resume) response and changes them with
 ``current_mode_update`` and ``config_option_update``; models (``{currentModelId,
 availableModels}``) come only in the raw response on agents that still send them (the SDK's
-models drop the field, see ``nbacp.client.requests``). Listeners (the toolbar) are told of
+models drop the field, see ``nbacp.client.wire.raw_tap``). Listeners (the toolbar) are told of
 every change, whoever made it.
 """
 

@@ -32,6 +32,17 @@ INTERRUPT_CALLBACK_TIMEOUT = 1.0
 INTERRUPTED_MESSAGE = "Interrupted while waiting; pending questions were cancelled."
 
 
+def refuse_to_wait_in_cell() -> None:
+    """Raise at once, instead of hanging, where a cell that waits could never be answered.
+
+    Cards and turns both call this before a cell awaits them (``cell_wait_refusal`` says why
+    this kernel cannot serve widget messages while a cell waits).
+    """
+    refusal = forwarding.cell_wait_refusal()
+    if refusal is not None and in_cell_task():
+        raise RuntimeError(refusal)
+
+
 def in_cell_task() -> bool:
     """True when the running task is a cell's (IPython's ``run_cell_async``), not a background task.
 

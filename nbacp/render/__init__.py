@@ -4,6 +4,6 @@ No ipywidgets import here, so the record and the sanitizer can be used and teste
 """
 
 from nbacp.render.markdown import render_code, render_markdown, safe_href
-from nbacp.render.record import inert_markdown, record_markdown
+from nbacp.render.turn_record_text import inert_markdown, record_markdown
 
 __all__ = ["inert_markdown", "record_markdown", "render_code", "render_markdown", "safe_href"]

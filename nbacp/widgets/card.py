@@ -90,9 +90,7 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
     async def _wait(self) -> T:
         if self._resolved:
             return self._response  # type: ignore[return-value]
-        refusal = kernel.cell_wait_refusal()
-        if refusal is not None and kernel.in_cell_task():
-            raise RuntimeError(refusal)
+        kernel.refuse_to_wait_in_cell()
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._waiters.append(future)
         # In a cell: widget messages flow while it waits, and the stop button cancels the card
@@ -154,6 +152,12 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
         return kernel.edit_settle_delay(_model_ids(self))
 
     # -- closing from outside ---------------------------------------------------------
+    def note_policy_failure(self, exc: BaseException) -> None:
+        """The headless answer policy raised on this card: say so under it; a person answers it."""
+        note = widgets.Label(value=f"The answer policy failed ({type(exc).__name__}: {exc}); answer by hand.")
+        note.add_class("nbacp-policy-error")
+        self.children = (*self.children, note)
+
     def cancel_pending(self, reason: str) -> bool:
         """Close an open card as cancelled because the agent stopped waiting (turn ended, disconnect)."""
         return self._resolve(self._cancel_response(), f"Cancelled: {reason}", checked=False)

@@ -22,7 +22,7 @@ from nbacp.kernel import LATE_EDITS_MESSAGE
 from nbacp.widgets import shared
 from nbacp.widgets.card import Card
 from nbacp.widgets.choice_card import ChoiceCard
-from nbacp.widgets.controls import ErrorList, FieldControl, field_control, show_errors_in
+from nbacp.widgets.field_controls import ErrorList, FieldControl, field_control, show_errors_in
 from nbacp.widgets.text import card_style, safe_text, text_label, visible_controls
 
 ElicitationResponse = AcceptElicitationResponse | DeclineElicitationResponse | CancelElicitationResponse

@@ -356,8 +356,8 @@ XSS = "<img src=x onerror=window.__xss=1>"
 HOSTILE = textwrap.dedent(f"""
     import acp
     from acp.schema import ContentToolCallContent, PermissionOption, TextContentBlock, ToolCallUpdate
-    from nbacp.render.record import record_markdown, record_text
-    from nbacp.client.session import Record
+    from nbacp.render.turn_record_text import record_markdown, record_text
+    from nbacp.client.turn import TurnRecord as Record
     from nbacp.widgets.transcript import Transcript
     X = {XSS!r}
     schema = {{"type": "object", "title": X, "description": X, "properties": {{

@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from nbacp.client.attachments import MAX_ROWS
+from nbacp.client.tools.acp_transport import host_for
 from nbacp.client.tools.runner import MAX_IMAGES, MAX_OUTPUT
+from nbacp.client.tools.server import KernelToolServer
 from nbacp.errors import NbacpError
 
 if TYPE_CHECKING:
-    from nbacp.client.handler import NotebookClient
-    from nbacp.client.tools.server import KernelToolServer
+    from nbacp.client.notebook_client import NotebookClient
 
 __all__ = ["KernelTools", "ToolsUnsupportedError", "kernel_tools"]
 
@@ -47,12 +48,8 @@ class KernelTools:
             import mcp  # noqa: F401
         except ImportError as exc:  # pragma: no cover - the test extra installs it
             raise ImportError("nbacp's kernel tools need the MCP SDK: pip install 'nbacp[tools]'") from exc
-        from nbacp.client.tools.server import KernelToolServer
-
         server = KernelToolServer(self, client)
         if over_acp:
-            from nbacp.client.tools.acp_transport import host_for
-
             server.start_acp(host_for(client))
         else:
             await server.start()

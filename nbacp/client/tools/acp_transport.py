@@ -10,9 +10,9 @@ in ``session/new`` and reaches them with three agent->client methods that agent-
   inner MCP notification (``notifications/initialized``, ``notifications/cancelled``);
 - ``mcp/disconnect {connectionId}``.
 
-The guard's dispatch (``nbacp.client.guard``) sends these three methods to ``handle`` instead of
+The guard's dispatch (``nbacp.client.wire.guard``) sends these three methods to ``handle`` instead of
 to the SDK's router, which would answer "Method not found". Each connection runs the same
-low-level ``mcp`` Server the HTTP path serves (``KernelToolServer.mcp_server``) on the mcp SDK's
+low-level ``mcp`` Server the HTTP path serves (``McpServing.mcp_server``) on the mcp SDK's
 in-memory streams, so both transports share the tools, their bounds and the permission card.
 What that server sends on its own (there are no server->client requests in these tools) is
 dropped. Connections end with ``mcp/disconnect``, or when their server closes with the session
@@ -27,14 +27,21 @@ import itertools
 import logging
 import secrets
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from acp import RequestError
 from acp.schema import ConnectMcpRequest, DisconnectMcpRequest, MessageMcpNotification, MessageMcpRequest
 
 if TYPE_CHECKING:
-    from nbacp.client.handler import NotebookClient
-    from nbacp.client.tools.server import KernelToolServer
+    from nbacp.client.notebook_client import NotebookClient
+
+
+
+class McpServing(Protocol):
+    """What a link needs of the kernel's tool server (``server.KernelToolServer``): its low-level MCP server."""
+
+    def mcp_server(self) -> Any: ...
+
 
 log = logging.getLogger(__name__)
 METHODS = frozenset({"mcp/connect", "mcp/message", "mcp/disconnect"})
@@ -62,7 +69,7 @@ def new_server_id() -> str:
 class McpLink:
     """One ``mcp/connect``: the MCP server running on in-memory streams, and its pending requests."""
 
-    def __init__(self, server: KernelToolServer) -> None:
+    def __init__(self, server: McpServing) -> None:
         self.server = server
         self._stack = contextlib.AsyncExitStack()
         self._send: Any = None
@@ -145,10 +152,10 @@ class AcpMcpHost:
     """The servers (by server id) and connections (by connection id) of one ACP connection."""
 
     def __init__(self) -> None:
-        self.servers: dict[str, KernelToolServer] = {}
+        self.servers: dict[str, McpServing] = {}
         self.links: dict[str, McpLink] = {}
 
-    def add(self, server_id: str, server: KernelToolServer) -> None:
+    def add(self, server_id: str, server: McpServing) -> None:
         self.servers[server_id] = server
 
     async def remove(self, server_id: str) -> None:

@@ -19,8 +19,10 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
+from nbacp.widgets.permission_card import PermissionCard
+
 if TYPE_CHECKING:
-    from nbacp.client.handler import NotebookClient
+    from nbacp.client.notebook_client import NotebookClient
 
 ALLOW_ONCE, ALLOW_SESSION, REJECT = "allow_once", "allow_session", "reject"
 OPTIONS = [
@@ -47,12 +49,10 @@ class RunPermission:
         shown = code if len(code) <= 300 else code[:297] + "..."
         question = f"run_python: {shown}"
         if self.allowed_for_session:  # no card, but the turn's view and record still say what ran
-            surface = self.client._surface(self.session_id)
+            surface = self.client.surface_for(self.session_id)
             if surface is not None:
                 surface.note_answer("permission", question, "Allowed for this session (chosen earlier)")
             return "allowed"
-        from nbacp.widgets import PermissionCard
-
         call = ToolCallUpdate(
             tool_call_id=f"nbacp-run-python-{next(_ids)}",
             title=TITLE,
@@ -62,7 +62,7 @@ class RunPermission:
         )
         who = f"{self.agent or 'The agent'} (through the kernel tools)"
         card = PermissionCard(call, OPTIONS, agent=who)
-        response: Any = await self.client._ask(self.session_id, card, "permission", question)
+        response: Any = await self.client.ask_card(self.session_id, card, "permission", question)
         outcome = response.outcome
         if not isinstance(outcome, AllowedOutcome):
             return "cancelled"

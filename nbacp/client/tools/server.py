@@ -20,18 +20,35 @@ import hmac
 import secrets
 import socket
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from acp.schema import AcpMcpServer, HttpHeader, HttpMcpServer
 
 from nbacp.client.namespace import user_namespace
 from nbacp.client.tools import runner, variables
+from nbacp.client.tools.acp_transport import AcpMcpHost, new_server_id
 from nbacp.client.tools.permission import RunPermission
 
 if TYPE_CHECKING:
-    from nbacp.client.handler import NotebookClient
-    from nbacp.client.tools import KernelTools
-    from nbacp.client.tools.acp_transport import AcpMcpHost
+    from nbacp.client.notebook_client import NotebookClient
+
+
+
+class ToolBounds(Protocol):
+    """What a server reads of its ``KernelTools`` (the package's spec): the bounds and the namespace."""
+
+    @property
+    def max_rows(self) -> int: ...
+
+    @property
+    def max_output(self) -> int: ...
+
+    @property
+    def max_images(self) -> int: ...
+
+    @property
+    def namespace(self) -> dict[str, Any] | None: ...
+
 
 SERVER_NAME = "notebook"
 Scope = MutableMapping[str, Any]
@@ -114,7 +131,7 @@ def require_bearer(app: ASGIApp, token: str) -> ASGIApp:
 class KernelToolServer:
     """One session's MCP server. ``await start()`` gives the session/new entry; ``close()`` ends it."""
 
-    def __init__(self, spec: KernelTools, client: NotebookClient) -> None:
+    def __init__(self, spec: ToolBounds, client: NotebookClient) -> None:
         self.spec = spec
         self.token = secrets.token_urlsafe(32)
         self.permission = RunPermission(client, client.agent_name)
@@ -153,8 +170,6 @@ class KernelToolServer:
 
     def start_acp(self, host: AcpMcpHost) -> AcpMcpServer:
         """Serve over the ACP connection: register a fresh server id; the agent connects with mcp/connect."""
-        from nbacp.client.tools.acp_transport import new_server_id
-
         self._acp = (host, new_server_id())
         host.add(self._acp[1], self)
         return AcpMcpServer(type="acp", name=SERVER_NAME, server_id=self._acp[1])

@@ -16,7 +16,7 @@ import ipywidgets as widgets
 from acp import schema
 
 from nbacp.render.markdown import render_markdown
-from nbacp.render.record import record_markdown
+from nbacp.render.turn_record_text import record_markdown
 from nbacp.updates import UpdateLog, UpdateView
 from nbacp.widgets.text import NO_TYPESET_CLASSES, card_style
 from nbacp.widgets.transcript import describe
@@ -108,7 +108,7 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         return f"<nbacp turn: {prompt!r}>" if self.prompt else "<nbacp inbox>"
 
     def record_markdown(self) -> str:
-        """The static, widget-free record of the turn (inert markdown, see nbacp.render.record)."""
+        """The static, widget-free record of the turn (inert markdown, see nbacp.render.turn_record_text)."""
         return record_markdown(self.prompt, self.text, self.answers, self.stop_reason)
 
     # -- what the client calls -------------------------------------------------------

@@ -1,28 +1,27 @@
 """What a person sets on a session between turns: mode, config options, model; and closing it.
 
-``Session`` inherits these; they live here so that the turn code in ``session.py`` stays about
-turns. Every setter checks the value against what the agent offered before calling it, so a
-typo is a clear error naming the choices rather than the agent's -32602.
+``Session`` inherits these (a mixin that knows the connection only as ``ConnectionView``);
+they live here so that ``session.py`` stays about sessions and turns. Every setter checks the
+value against what the agent offered before calling it, so a typo is a clear error naming the
+choices rather than the agent's -32602.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from acp import RequestError
-
+from nbacp.client.connection_view import ConnectionView
 from nbacp.client.settings import SessionSettings, select_values
-from nbacp.errors import AgentError, NotSupportedByAgent
-
-if TYPE_CHECKING:
-    from nbacp.client.connection import Connection
-    from nbacp.widgets.toolbar import SessionToolbar
+from nbacp.client.wire import sdk_connection
+from nbacp.client.wire.rpc_errors import agent_errors
+from nbacp.errors import NotSupportedByAgent
+from nbacp.widgets.toolbar import SessionToolbar
 
 
 class SessionControls:
     """Mixin for Session: ``modes``, ``set_mode``, ``config_options``, ``set_config``, ``models``, ``set_model``."""
 
-    connection: Connection
+    connection: ConnectionView
     id: str
     settings: SessionSettings
     _toolbar: SessionToolbar | None = None
@@ -57,10 +56,8 @@ class SessionControls:
                 mode_id = ids[names.index(mode_id)]
             else:
                 raise ValueError(f"{mode_id!r} is not one of the agent's modes: {', '.join(map(repr, ids))}.")
-        try:
+        with agent_errors(f"setting mode {mode_id!r}"):
             await self.connection.agent.set_session_mode(session_id=self.id, mode_id=mode_id)
-        except RequestError as exc:
-            raise AgentError(exc.code, f"setting mode {mode_id!r}: {exc}", exc.data) from None
         self.settings.set_current_mode(mode_id)
 
     async def set_config(self, option_id: str, value: str | bool) -> None:
@@ -80,12 +77,10 @@ class SessionControls:
                     value = values[labels.index(value)]
                 else:
                     raise ValueError(f"{value!r} is not a value of {option_id!r}: {', '.join(map(repr, values))}.")
-        try:
+        with agent_errors(f"setting {option_id!r} to {value!r}"):
             response = await self.connection.agent.set_config_option(
                 config_id=option_id, session_id=self.id, value=value
             )
-        except RequestError as exc:
-            raise AgentError(exc.code, f"setting {option_id!r} to {value!r}: {exc}", exc.data) from None
         self.settings.config_options = list(response.config_options)
         self.settings.changed()
 
@@ -100,18 +95,17 @@ class SessionControls:
             raise NotSupportedByAgent("The agent offers no models list or model option for this session.")
         if model_id not in choices:
             raise ValueError(f"{model_id!r} is not one of the agent's models: {', '.join(map(repr, choices))}.")
-        raw = self.connection.agent._conn  # session/set_model is not in SDK 0.12's typed API
-        try:
-            await raw.send_request("session/set_model", {"sessionId": self.id, "modelId": model_id})
-        except RequestError as exc:
-            raise AgentError(exc.code, f"setting model {model_id!r}: {exc}", exc.data) from None
+        params = {"sessionId": self.id, "modelId": model_id}
+        with agent_errors(f"setting model {model_id!r}"):  # session/set_model is not in SDK 0.12's typed API
+            await sdk_connection.send_request(self.connection.agent, "session/set_model", params)
         self.settings.set_current_model(model_id)
 
-    def _turn_started(self) -> None:
+    def turn_started(self) -> None:
+        """A turn of this session began: the toolbar shows it busy."""
         if self._toolbar is not None:
             self._toolbar.busy = True
 
-    def _turn_ended(self) -> None:
+    def turn_ended(self) -> None:
         if self._toolbar is not None:
             self._toolbar.busy = False
 
@@ -119,8 +113,6 @@ class SessionControls:
     def toolbar(self) -> SessionToolbar:
         """The compact row of dropdowns / toggles for this session (built on first use)."""
         if self._toolbar is None:
-            from nbacp.widgets.toolbar import SessionToolbar
-
             self._toolbar = SessionToolbar(self)
         return self._toolbar
 

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import contextvars
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
+
+from nbacp.client.wire import sdk_connection
 
 if TYPE_CHECKING:
     from acp.client.connection import ClientSideConnection
-
-    from nbacp.client.handler import NotebookClient
 
 log = logging.getLogger(__name__)
 _REQUEST_ID: contextvars.ContextVar[Any] = contextvars.ContextVar("nbacp_request_id", default=None)
@@ -39,8 +40,8 @@ def current_request_id() -> Any:
 class RawTap:
     """What ``install`` puts on a connection; see the module docstring."""
 
-    def __init__(self, client: NotebookClient) -> None:
-        self.client = client
+    def __init__(self, cancel_request: Callable[[Any], object]) -> None:
+        self.cancel_request = cancel_request  # the client's: closes the card answering that request
         self.models: dict[str, Any] = {}
 
     def incoming(self, message: Any) -> bool:
@@ -55,7 +56,7 @@ class RawTap:
             return True
         params = message.get("params")
         if method == CANCEL_REQUEST and isinstance(params, dict) and "requestId" in params:
-            self.client.cancel_request(params["requestId"])
+            self.cancel_request(params["requestId"])
         return False
 
     def result(self, method: str, params: Any, result: Any) -> None:
@@ -65,22 +66,28 @@ class RawTap:
                 self.models[session_id] = result["models"]
 
 
-def install(agent: ClientSideConnection, client: NotebookClient) -> RawTap:
-    """Wrap ``agent``'s JSON-RPC connection (its receive step and ``send_request``) with a RawTap."""
-    tap = RawTap(client)
-    raw = agent._conn  # the SDK's JSON-RPC connection
-    process = raw._process_message
-    send_request = raw.send_request
+def install(agent: ClientSideConnection, cancel_request: Callable[[Any], object]) -> RawTap:
+    """Wrap ``agent``'s JSON-RPC connection (its receive step and ``send_request``) with a RawTap.
 
-    def process_message(message: dict[str, Any]) -> None:
-        if tap.incoming(message):
-            process(message)
+    ``cancel_request`` is called with the id of each request the agent withdraws.
+    """
+    tap = RawTap(cancel_request)
 
-    async def send(method: str, params: Any = None) -> Any:
-        result = await send_request(method, params)
-        tap.result(method, params, result)
-        return result
+    def tapped_receive(process: Callable[[Any], None]) -> Callable[[Any], None]:
+        def process_message(message: Any) -> None:
+            if tap.incoming(message):
+                process(message)
 
-    raw._process_message = process_message  # type: ignore[method-assign]
-    raw.send_request = send  # type: ignore[method-assign]
+        return process_message
+
+    def tapped_send(send_request: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        async def send(method: str, params: Any = None) -> Any:
+            result = await send_request(method, params)
+            tap.result(method, params, result)
+            return result
+
+        return send
+
+    sdk_connection.wrap_receive(agent, tapped_receive)
+    sdk_connection.wrap_send_request(agent, tapped_send)
     return tap

@@ -13,7 +13,7 @@ import asyncio
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from acp import RequestError
 from acp.schema import (
@@ -36,13 +36,13 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
-from nbacp.client import extensions, requests
+from nbacp import widgets
+from nbacp.client.wire import extensions, raw_tap
+from nbacp.client.wire.budget import answer_problem
+from nbacp.client.wire.guard import Guard
 from nbacp.form import InvalidSchemaError
 from nbacp.updates import UpdateLog
-
-if TYPE_CHECKING:
-    from nbacp.client.guard import Guard
-    from nbacp.widgets.card import Card
+from nbacp.widgets.card import Card
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +108,8 @@ class NotebookClient:
         if self._surfaces.get(session_id) is surface:
             del self._surfaces[session_id]
 
-    def _surface(self, session_id: str | None) -> Surface | None:
+    def surface_for(self, session_id: str | None) -> Surface | None:
+        """Where a card or note of ``session_id`` goes: its running turn, else the inbox (or None)."""
         if session_id is not None and session_id in self._surfaces:
             return self._surfaces[session_id]
         return self.inbox
@@ -133,27 +134,24 @@ class NotebookClient:
             card.cancel_pending(reason)
         return len(cards)
 
-    async def _ask(self, session_id: str | None, card: Card[Any], kind: str, question: str) -> Any:
-        return await self.ask_card(session_id, card, kind, question)
-
     async def ask_card(
         self, session_id: str | None, card: Card[Any], kind: str, question: str, *, surface: Surface | None = None
     ) -> Any:
         """Show ``card`` (in ``surface``, else the session's turn or the inbox), offer it to the policy, await it."""
         key = session_id or ""
         self._open_cards.setdefault(key, set()).add(card)
-        request_id = requests.current_request_id()
+        request_id = raw_tap.current_request_id()
         if request_id is not None:
             self._by_request[request_id] = card
         explicit = surface
         if surface is None:
-            surface = self._surface(session_id)
+            surface = self.surface_for(session_id)
 
         def finished(_: Any) -> None:
             self._open_cards.get(key, set()).discard(card)
             if request_id is not None:
                 self._by_request.pop(request_id, None)
-            target = explicit or self._surface(session_id) or surface
+            target = explicit or self.surface_for(session_id) or surface
             if target is not None:
                 target.note_answer(kind, question, card.summary.value)
 
@@ -174,8 +172,6 @@ class NotebookClient:
 
     def _answer_fits(self, response: Any) -> str | None:
         """Why ``response`` cannot be sent in one message of the transport, or None."""
-        from nbacp.client.budget import answer_problem
-
         return answer_problem(response, self.max_answer_bytes)
 
     def _offer(self, card: Card[Any]) -> None:
@@ -186,7 +182,7 @@ class NotebookClient:
             outcome = self.answers(card)
         except Exception as exc:  # the policy is user code: report, never lose the card
             log.exception("answer policy failed")
-            _note_policy_error(card, exc)
+            card.note_policy_failure(exc)
             return
         if inspect.isawaitable(outcome):
             task = asyncio.ensure_future(_guard_policy(card, outcome))
@@ -195,19 +191,17 @@ class NotebookClient:
 
     # -- acp.Client ---------------------------------------------------------------------
     async def create_elicitation(self, message: str, mode: Any, **kwargs: Any) -> CreateElicitationResponse:
-        from nbacp.widgets import FormCard, UrlConsentCard
-
         session_id = getattr(mode, "session_id", None)
         if isinstance(mode, ElicitationFormSessionMode | ElicitationFormRequestMode):
             try:
-                card: Card[Any] = FormCard(message, mode.requested_schema, agent=self.agent_name)
+                card: Card[Any] = widgets.FormCard(message, mode.requested_schema, agent=self.agent_name)
             except InvalidSchemaError as exc:
                 raise RequestError.invalid_params({"details": str(exc)}) from None
-            return await self._ask(session_id, card, "question", message)  # type: ignore[no-any-return]
+            return await self.ask_card(session_id, card, "question", message)  # type: ignore[no-any-return]
         if isinstance(mode, ElicitationUrlSessionMode | ElicitationUrlRequestMode):
-            card = UrlConsentCard(message, str(mode.url), mode.elicitation_id, agent=self.agent_name)
+            card = widgets.UrlConsentCard(message, str(mode.url), mode.elicitation_id, agent=self.agent_name)
             self._url_cards[mode.elicitation_id] = card
-            return await self._ask(session_id, card, "url", message)  # type: ignore[no-any-return]
+            return await self.ask_card(session_id, card, "url", message)  # type: ignore[no-any-return]
         raise RequestError.invalid_params({"details": f"Unsupported elicitation mode: {type(mode).__name__}"})
 
     async def complete_elicitation(self, elicitation_id: str, **kwargs: Any) -> None:
@@ -218,17 +212,15 @@ class NotebookClient:
     async def request_permission(
         self, session_id: str, tool_call: ToolCallUpdate, options: list[PermissionOption], **kwargs: Any
     ) -> RequestPermissionResponse:
-        from nbacp.widgets import PermissionCard
-
-        card = PermissionCard(tool_call, options, agent=self.agent_name)
+        card = widgets.PermissionCard(tool_call, options, agent=self.agent_name)
         title = tool_call.title or tool_call.tool_call_id
-        return await self._ask(session_id, card, "permission", title)  # type: ignore[no-any-return]
+        return await self.ask_card(session_id, card, "permission", title)  # type: ignore[no-any-return]
 
     async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
         self.session_log(session_id).append(update)
         if self.on_update is not None:
             self.on_update(session_id, update)
-        surface = self._surface(session_id)
+        surface = self.surface_for(session_id)
         if surface is not None:
             surface.add(update)
         if isinstance(update, SessionInfoUpdate):  # codex keeps retry / error status only in _meta
@@ -241,7 +233,7 @@ class NotebookClient:
         """An extension notification (``_auth/status_update``, ...): one line where the person looks."""
         session_id = params.get("sessionId") if isinstance(params, dict) else None
         if isinstance(session_id, str) or len(self._surfaces) != 1:
-            surface = self._surface(session_id if isinstance(session_id, str) else None)
+            surface = self.surface_for(session_id if isinstance(session_id, str) else None)
         else:  # no session named and one turn running: that turn is where the person looks
             surface = next(iter(self._surfaces.values()))
         line = extensions.notification_line(method, params)
@@ -271,12 +263,4 @@ async def _guard_policy(card: Card[Any], outcome: Awaitable[Any]) -> None:
         raise
     except Exception as exc:
         log.exception("answer policy failed")
-        _note_policy_error(card, exc)
-
-
-def _note_policy_error(card: Card[Any], exc: Exception) -> None:
-    import ipywidgets as widgets
-
-    note = widgets.Label(value=f"The answer policy failed ({type(exc).__name__}: {exc}); answer by hand.")
-    note.add_class("nbacp-policy-error")
-    card.children = (*card.children, note)
+        card.note_policy_failure(exc)

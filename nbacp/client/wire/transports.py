@@ -9,39 +9,36 @@ from __future__ import annotations
 import contextlib
 import shlex
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 from acp.agent.connection import AgentSideConnection
 from acp.client.connection import ClientSideConnection
 from acp.interfaces import Client
 
-from nbacp.client import process
-from nbacp.client.handler import NotebookClient
+from nbacp.client.wire import process, sdk_connection
 from nbacp.errors import ConnectError
 
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 """Default websocket message bound, both ways (acpremote's own is 1 MiB: one long diff or answer)."""
 
 
-def memory(client: NotebookClient, agent_obj: Any, stack: contextlib.AsyncExitStack) -> ClientSideConnection:
-    from acp._transport import memory_transport_pair  # in-process pair; private in SDK 0.12
-
-    client_end, agent_end = memory_transport_pair()
+def memory(client: Client, agent_obj: Any, stack: contextlib.AsyncExitStack) -> ClientSideConnection:
+    client_end, agent_end = sdk_connection.memory_pair()
     agent_side = AgentSideConnection(agent_obj, agent_end, use_unstable_protocol=True)  # resume, fork, close
-    conn = ClientSideConnection(cast(Client, client), client_end, use_unstable_protocol=True)
-    stack.push_async_callback(agent_side._conn.close)
+    conn = ClientSideConnection(client, client_end, use_unstable_protocol=True)
+    stack.push_async_callback(sdk_connection.close, agent_side)
     stack.push_async_callback(conn.close)
     return conn
 
 
 async def stdio(
-    client: NotebookClient,
+    client: Client,
     command: str | Sequence[str],
     env: Mapping[str, str | None] | None,
     cwd: str | None,
     stack: contextlib.AsyncExitStack,
 ) -> tuple[ClientSideConnection, process.AgentProcess]:
-    """Start the command (see ``nbacp.client.process``) and speak ACP over its stdin/stdout."""
+    """Start the command (see ``nbacp.client.wire.process``) and speak ACP over its stdin/stdout."""
     argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
     if not argv:
         raise ValueError("connect() got an empty command")
@@ -52,13 +49,13 @@ async def stdio(
     stack.push_async_callback(agent.stop)
     proc = agent.process
     assert proc.stdin is not None and proc.stdout is not None
-    conn = ClientSideConnection(cast(Client, client), proc.stdin, proc.stdout, use_unstable_protocol=True)
+    conn = ClientSideConnection(client, proc.stdin, proc.stdout, use_unstable_protocol=True)
     stack.push_async_callback(conn.close)
     return conn, agent
 
 
 async def websocket(
-    client: NotebookClient,
+    client: Client,
     url: str,
     token: str | None,
     headers: dict[str, str] | None,
@@ -71,7 +68,7 @@ async def websocket(
 
     try:
         remote = await connect_remote_agent(
-            cast(Client, client),
+            client,
             url,
             bearer_token=token,
             headers=headers,

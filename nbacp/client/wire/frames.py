@@ -22,7 +22,8 @@ from typing import Any
 
 from acp._transport import NdjsonTransport
 
-from nbacp.client.notes import ConnectionLog
+from nbacp.client.wire import sdk_connection
+from nbacp.client.wire.connection_log import ConnectionLog
 
 _ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")')
 _HEAD = re.compile(rb'^\s*\{[^{\[]*')  # the top-level object up to its first nested value
@@ -43,7 +44,7 @@ class SafeFrames:
 
     async def receive(self) -> dict[str, Any] | None:
         while True:
-            line = await self._inner._read_line()
+            line = await sdk_connection.read_line(self._inner)
             if not line:
                 return None
             line = line.strip()
@@ -77,6 +78,4 @@ class SafeFrames:
 
 def install(agent: Any, conn_log: ConnectionLog) -> None:
     """Wrap the connection's transport when it is the SDK's newline-delimited one."""
-    inner = agent._conn
-    if isinstance(inner._transport, NdjsonTransport):
-        inner._transport = SafeFrames(inner._transport, conn_log)
+    sdk_connection.swap_line_transport(agent, lambda inner: SafeFrames(inner, conn_log))

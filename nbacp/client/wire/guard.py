@@ -17,7 +17,7 @@ instance, without touching the SDK's files:
   logger; in a kernel that prints a traceback into whichever cell runs. Records from the SDK
   made inside a connection's tasks go to that connection's ``ConnectionLog`` as one line.
 
-It also applies the size budgets (``nbacp.client.budget``) and makes agent text safe for the
+It also applies the size budgets (``nbacp.client.wire.budget``) and makes agent text safe for the
 comm (``nbacp.render.safe_text``) before any handler sees it.
 """
 
@@ -25,32 +25,37 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import json
 import logging
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from acp import RequestError
 from acp.schema import AgentMessageChunk, AgentThoughtChunk, TextContentBlock
 from pydantic import ValidationError
 
-from nbacp.client import frames
-from nbacp.client.budget import PERMISSION, Budget, clean_and_measure, duplicate_option_problem
-from nbacp.client.notes import ConnectionLog
+from nbacp.client.wire import frames, sdk_connection
+from nbacp.client.wire.budget import PERMISSION, Budget, clean_and_measure, duplicate_option_problem
+from nbacp.client.wire.connection_log import ConnectionLog
+from nbacp.client.wire.sdk_connection import Router
 from nbacp.render.safe_text import SurrogateJoiner, comm_safe
 
 if TYPE_CHECKING:
     from acp.client.connection import ClientSideConnection
 
-    from nbacp.client.handler import NotebookClient
-    from nbacp.client.transports import RemoteLimits
+    from nbacp.client.wire.transports import RemoteLimits
 
 log = logging.getLogger(__name__)
 
-Router = Callable[[str, Any, bool], Awaitable[Any]]
 _REQUEST_META: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("nbacp_meta", default=None)
 _CHUNKS = {"agent_message_chunk": AgentMessageChunk, "agent_thought_chunk": AgentThoughtChunk}
 MAX_ERRORS_SHOWN = 5
-MCP_OVER_ACP = frozenset({"mcp/connect", "mcp/message", "mcp/disconnect"})
+
+
+class UpdateSink(Protocol):
+    """Where the guard hands text it held back (half an emoji) at turn end: the ACP client."""
+
+    async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None: ...
 
 
 def request_meta() -> dict[str, Any] | None:
@@ -72,8 +77,6 @@ def validation_problem(exc: ValidationError) -> dict[str, Any]:
 
 def _json_safe(data: Any) -> Any:
     """Error data reduced to what ``json.dumps`` accepts (anything else becomes its str)."""
-    import json
-
     try:
         json.dumps(data)
         return data
@@ -84,8 +87,18 @@ def _json_safe(data: Any) -> Any:
 class Guard:
     """Installed on one ``ClientSideConnection``: checks, cleans and answers every incoming message."""
 
-    def __init__(self, client: NotebookClient, conn_log: ConnectionLog, budget: Budget | None = None) -> None:
+    def __init__(
+        self,
+        client: UpdateSink,
+        conn_log: ConnectionLog,
+        budget: Budget | None = None,
+        *,
+        routes: Mapping[str, Router] | None = None,
+    ) -> None:
         self.client = client
+        # Methods the SDK defines but does not route (the kernel tools' ``mcp/*`` over ACP): the
+        # session layer passes their handlers in, so this wire layer never imports it.
+        self.routes: dict[str, Router] = dict(routes or {})
         self.log = conn_log
         self.budget = budget or Budget()
         self._joiner = SurrogateJoiner()
@@ -94,18 +107,14 @@ class Guard:
     # -- installing ---------------------------------------------------------------------
     def install(self, agent: ClientSideConnection) -> None:
         """Wrap the connection's dispatch, frame processing and transport (once per connection)."""
-        inner = agent._conn
-        if getattr(inner, "_nbacp_guard", None) is self:
+        if not sdk_connection.claim(agent, "_nbacp_guard", self):
             return
-        setattr(inner, "_nbacp_guard", self)  # noqa: B010  # a marker on the SDK's object
-        router: Router = inner._handler
-        inner._handler = self._dispatcher(router)
-        process = inner._process_message
-        inner._process_message = self._frame_checker(inner, process)  # type: ignore[method-assign,assignment]
+        sdk_connection.wrap_dispatch(agent, self._dispatcher)
+        sdk_connection.wrap_receive(agent, lambda process: self._frame_checker(agent, process))
         frames.install(agent, self.log)
 
     # -- frames -------------------------------------------------------------------------
-    def _frame_checker(self, inner: Any, process: Callable[[dict[str, Any]], None]) -> Callable[[Any], None]:
+    def _frame_checker(self, agent: Any, process: Callable[[Any], None]) -> Callable[[Any], None]:
         def checked(message: Any) -> None:
             problem = _frame_problem(message)
             if problem is None:
@@ -114,7 +123,7 @@ class Guard:
             self.log.note(f"Dropped a message from the agent: {problem}: {_preview(message)}")
             if isinstance(message, dict) and _usable_id(message.get("id")) and "method" in message:
                 payload = {"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32600, "message": problem}}
-                inner._tasks.create(inner._transport.send(payload), name="nbacp.guard.invalid_request")
+                sdk_connection.send_soon(agent, payload, "nbacp.guard.invalid_request")
 
         return checked
 
@@ -156,11 +165,8 @@ class Guard:
                 raise RequestError.invalid_params({"details": f"Invalid params: {problem}"})
         token = _REQUEST_META.set(meta if isinstance(meta, dict) else None)
         try:
-            if method in MCP_OVER_ACP:  # the SDK defines but does not route these (kernel tools over ACP)
-                from nbacp.client.tools import acp_transport
-
-                return await acp_transport.handle(self.client, method, params, is_notification)
-            return await router(method, params, is_notification)
+            route = self.routes.get(method, router)  # mcp/*: the SDK defines but does not route these
+            return await route(method, params, is_notification)
         except ValidationError as exc:
             raise RequestError.invalid_params(validation_problem(exc)) from None
         finally:

@@ -9,7 +9,7 @@ process itself:
   an agent in it died on every press of the stop button. It runs in its own session
   (``start_new_session``); nbacp's own cancel path tells it with ``session/cancel``.
 - stderr: the SDK leaves it an unread pipe, which blocks the agent once full. It is drained
-  continuously into a bounded tail (``nbacp.client.stderr``), shown when the agent fails.
+  continuously into a bounded tail (``nbacp.client.wire.stderr``), shown when the agent fails.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from nbacp.client.stderr import StderrTail, drain
+from nbacp.client.wire.stderr import StderrTail, drain
 
 SHUTDOWN_GRACE = 2.0
 
@@ -112,20 +112,19 @@ async def start(argv: list[str], env: Mapping[str, str | None] | None, cwd: str 
     return agent
 
 
-async def show_stderr(connection: Any, surface: Any) -> None:
-    """After a failed turn, put the agent's recent stderr (collapsed) under it, if it wrote any."""
+async def stderr_after_failure(connection: Any) -> AgentProcess | None:
+    """After a failed turn: the agent's process once its last stderr is read, when it wrote any, else None.
+
+    The session layer shows what it wrote (collapsed) under the turn.
+    """
     agent: AgentProcess | None = getattr(connection, "process", None)
     if agent is None:
-        return
+        return None
     if agent.returncode is not None or agent.process.stdout is None or agent.process.stdout.at_eof():
         await agent.stderr_settled(0.5)  # it exited: its last words may still be in the pipe
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(agent.process.wait()), 0.5)  # for the exit code
-    if not agent.stderr:
-        return
-    from nbacp.widgets.stderr_view import stderr_panel
-
-    surface.add_card(stderr_panel(agent.stderr.lines, agent.stderr.total_bytes, agent.returncode))
+    return agent if agent.stderr else None
 
 
 def exit_note(connection: Any) -> str:

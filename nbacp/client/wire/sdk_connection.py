@@ -1,0 +1,93 @@
+"""The one module that knows the inside of the SDK's connection objects (acp 0.12).
+
+The SDK's typed ``ClientSideConnection`` keeps its JSON-RPC connection in the private
+``_conn``; nbacp wraps that connection's dispatch, receive step, ``send_request`` and transport
+(the guard, the raw tap, safe frames; docs/protocol.md, 'SDK 0.12 pitfalls'), and sends the
+one request the typed API lacks (``session/set_model``). Every other module calls the functions
+here, so an SDK upgrade that moves these attributes is fixed in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from acp._transport import NdjsonTransport
+
+Router = Callable[[str, Any, bool], Awaitable[Any]]
+"""The SDK's dispatch: ``(method, params, is_notification)`` to the handler's result."""
+Sender = Callable[..., Awaitable[Any]]
+"""The SDK's ``send_request(method, params)``."""
+
+
+def json_rpc(agent: Any) -> Any:
+    """The SDK's JSON-RPC connection under a typed ``ClientSideConnection`` (or ``AgentSideConnection``)."""
+    return agent._conn
+
+
+def claim(agent: Any, marker: str, owner: object) -> bool:
+    """Mark ``agent``'s JSON-RPC connection as wrapped by ``owner``; False when it already was."""
+    inner = json_rpc(agent)
+    if getattr(inner, marker, None) is owner:
+        return False
+    setattr(inner, marker, owner)
+    return True
+
+
+def wrap_dispatch(agent: Any, wrap: Callable[[Router], Router]) -> None:
+    """Route every incoming request and notification through ``wrap(the SDK's router)``."""
+    inner = json_rpc(agent)
+    inner._handler = wrap(inner._handler)
+
+
+def wrap_receive(agent: Any, wrap: Callable[[Callable[[Any], None]], Callable[[Any], None]]) -> None:
+    """Pass every incoming message through ``wrap(the SDK's receive step)`` before a task is started for it."""
+    inner = json_rpc(agent)
+    inner._process_message = wrap(inner._process_message)
+
+
+def wrap_send_request(agent: Any, wrap: Callable[[Sender], Sender]) -> None:
+    """Pass every outgoing request (and its raw result) through ``wrap(the SDK's send_request)``."""
+    inner = json_rpc(agent)
+    inner.send_request = wrap(inner.send_request)
+
+
+def send_soon(agent: Any, payload: dict[str, Any], name: str) -> None:
+    """Send one raw JSON-RPC message from a task the connection owns (from the synchronous receive step)."""
+    inner = json_rpc(agent)
+    inner._tasks.create(inner._transport.send(payload), name=name)
+
+
+async def send_request(agent: Any, method: str, params: dict[str, Any]) -> Any:
+    """A request the typed API does not have (``session/set_model`` in SDK 0.12)."""
+    return await json_rpc(agent).send_request(method, params)
+
+
+def swap_line_transport(agent: Any, wrap: Callable[[NdjsonTransport], Any]) -> None:
+    """Wrap the connection's transport when it is the SDK's newline-delimited one (stdio, acpremote)."""
+    inner = json_rpc(agent)
+    if isinstance(inner._transport, NdjsonTransport):
+        inner._transport = wrap(inner._transport)
+
+
+async def read_line(transport: NdjsonTransport) -> bytes:
+    """One raw line from the SDK's newline-delimited transport (its own framing and buffering)."""
+    line: bytes = await transport._read_line()
+    return line
+
+
+async def close(agent: Any) -> None:
+    """Close the JSON-RPC connection under a typed connection (the in-process agent side)."""
+    await json_rpc(agent).close()
+
+
+def memory_pair() -> tuple[Any, Any]:
+    """The SDK's in-process transport pair (private in SDK 0.12): the client end and the agent end."""
+    from acp._transport import memory_transport_pair
+
+    return memory_transport_pair()
+
+
+def replay_tracker(agent: Any) -> Any:
+    """What waits for the session updates a ``session/load`` replays still in flight, or None."""
+    return getattr(agent, "_session_updates", None)
