@@ -1,7 +1,14 @@
 """The client side of nbacp: the ACP client that answers through widgets, sessions and turns, ``connect()``.
 
-One package for everything that speaks the protocol as a client (connection, sessions, and the
-features that grow on them), above ``nbacp.form`` and ``nbacp.widgets`` and below nothing.
+One package for everything that speaks the protocol as a client, above ``nbacp.form``,
+``nbacp.render``, ``nbacp.kernel`` and ``nbacp.widgets`` and below nothing but the magics.
+
+Rule: two layers. ``nbacp.client.wire`` (what stands between the agent's bytes and the client
+object) imports nothing of the rest of this package nor the widgets. The session layer on top
+(``notebook_client``, ``connection`` with its ``lifecycle`` mixin, ``session`` with its
+``session_controls`` mixin, ``turn``, ``session_header``, ``auth``, ``settings``,
+``attachments``, ``namespace``, ``tools``) imports one way: connection, then sessions, then
+turns, which know the connection only as ``connection_view.ConnectionView``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""Pure text rendering for nbacp: safe markdown to HTML, inert markdown, streaming segments.
+"""Pure text rendering for nbacp: safe markdown to HTML, the turn record, safe text, URL checks.
 
-No ipywidgets import here, so the record and the sanitizer can be used and tested alone.
+Rule: no ipywidgets and no protocol (acp) import here, so the record, the sanitizer and the
+URL checks can be used and tested alone.
 """
 
 from nbacp.render.markdown import render_code, render_markdown, safe_href

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from acp._transport import NdjsonTransport
+from acp._transport import NdjsonTransport, memory_transport_pair
 
 Router = Callable[[str, Any, bool], Awaitable[Any]]
 """The SDK's dispatch: ``(method, params, is_notification)`` to the handler's result."""
@@ -83,8 +83,6 @@ async def close(agent: Any) -> None:
 
 def memory_pair() -> tuple[Any, Any]:
     """The SDK's in-process transport pair (private in SDK 0.12): the client end and the agent end."""
-    from acp._transport import memory_transport_pair
-
     return memory_transport_pair()
 
 
