@@ -69,9 +69,6 @@ class TurnRecord:
         return self.text
 
 
-Record = TurnRecord  # the name before TurnRecord
-
-
 class _Blank:
     """What the live view of an awaited prompt becomes: nothing (the record follows it)."""
 

@@ -20,10 +20,9 @@ import json
 import re
 from typing import Any
 
-from acp._transport import NdjsonTransport
-
 from nbacp.client.wire import sdk_connection
 from nbacp.client.wire.connection_log import ConnectionLog
+from nbacp.client.wire.sdk_connection import NdjsonTransport
 
 _ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")')
 _HEAD = re.compile(rb'^\s*\{[^{\[]*')  # the top-level object up to its first nested value

@@ -14,6 +14,24 @@ from typing import Any
 
 from acp._transport import NdjsonTransport, memory_transport_pair
 
+__all__ = [
+    "NdjsonTransport",
+    "Router",
+    "Sender",
+    "claim",
+    "close",
+    "json_rpc",
+    "memory_pair",
+    "read_line",
+    "replay_tracker",
+    "send_request",
+    "send_soon",
+    "swap_line_transport",
+    "wrap_dispatch",
+    "wrap_receive",
+    "wrap_send_request",
+]
+
 Router = Callable[[str, Any, bool], Awaitable[Any]]
 """The SDK's dispatch: ``(method, params, is_notification)`` to the handler's result."""
 Sender = Callable[..., Awaitable[Any]]
