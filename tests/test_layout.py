@@ -14,6 +14,7 @@ The rules checked:
   widgets or client; kernel imports no widgets or client; widgets import no client;
   ``nbacp.client.wire`` imports nothing of the session layer (the rest of ``nbacp.client``),
   the widgets or anything above; no module imports a layer above its own;
+- no public function or class is named like a submodule of its package;
 - imports of nbacp's own modules inside functions only in the package root (its IPython
   extension hooks import ``nbacp.magics`` and so IPython only when ``%load_ext`` runs).
 """
@@ -239,3 +240,17 @@ def test_imports_inside_functions_are_third_party() -> None:
 def test_every_module_says_why_it_exists() -> None:
     missing = [name for name, path in MODULES.items() if not ast.get_docstring(ast.parse(path.read_text("utf-8")))]
     assert missing == []
+
+
+def test_no_public_function_is_named_like_a_submodule() -> None:
+    """``nbacp.a.b`` is always the module, never a function or class that hides it."""
+    clashes = []
+    for name, path in MODULES.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.parse(path.read_text("utf-8")).body:
+            defined = isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            if defined and not node.name.startswith("_"):
+                sibling = f"{package}.{node.name}"
+                if sibling in MODULES and sibling != name:
+                    clashes.append(f"{name}.{node.name}")
+    assert clashes == []
