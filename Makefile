@@ -54,7 +54,7 @@ real-agents: $(AGENTS)/.installed
 # Virtualenvs with ipykernel 6.17.1 (+IPython 7.34, Colab) ... 7.4.0 for the kernel matrix tests,
 # built in parallel once and cached in .cache/kernels/ (the tests build them too if missing).
 kernel-envs: $(STAMP)
-	cd tests && ../$(BIN)/python -m kernel_matrix
+	cd tests && ../$(BIN)/python -m support.kernel_matrix
 
 test-py: $(STAMP) chromium real-agents kernel-envs
 	$(BIN)/pytest -q -p no:cacheprovider --durations=15

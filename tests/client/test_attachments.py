@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 from acp.schema import AgentCapabilities, PromptCapabilities
-from agents import acp_kit_agent
 from pydantic_acp import AdapterConfig, create_acp_agent
 from pydantic_acp.prompt_capabilities import AdapterPromptCapabilities
 from pydantic_ai import Agent
 from pydantic_ai.messages import BinaryContent, ModelMessage, ModelRequest, ModelResponse, TextPart, UserPromptPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
+from support.agents import acp_kit_agent
 
 import nbacp
 from nbacp.client.attachments import AttachmentError, convert, summary_line, table_text

@@ -9,14 +9,14 @@ from typing import Any
 import pytest
 from acp import RequestError
 from acp.schema import ElicitationFormSessionMode, ElicitationSchema
-from agents import SchemaAgent, claude_question_schema
-from peers import FanOutAgent, HoldingAgent, PermissionAgent, Region, Target, choice_agent
 from pydantic_acp import (
     ChoiceElicitationAccepted,
     ChoiceElicitationCancelled,
     ChoiceElicitationDeclined,
     ElicitationChoice,
 )
+from support.agents import SchemaAgent, claude_question_schema
+from support.peers import FanOutAgent, HoldingAgent, PermissionAgent, Region, Target, choice_agent
 
 import nbacp
 from nbacp.answers import Script, decline

@@ -18,10 +18,11 @@ from typing import Any
 
 import ipywidgets as widgets
 import pytest
-from comm_support import RecordingComms, walk
-from feature_agents import FeatureAgent
-from loopback import loopback_server
-from peers import PermissionAgent
+from support import SUPPORT
+from support.comm_support import RecordingComms, walk
+from support.feature_agents import FeatureAgent
+from support.loopback import loopback_server
+from support.peers import PermissionAgent
 
 import nbacp
 import nbacp.errors as nbacp_errors
@@ -29,18 +30,12 @@ from nbacp.answers import Script
 from nbacp.errors import AgentError, AuthenticationError, ConnectionLost, NotSupportedByAgent
 from nbacp.widgets.auth_card import AuthCard
 
-AGENT = Path(__file__).with_name("feature_agents.py")
+AGENT = SUPPORT / "feature_agents.py"
 HANG_GUARD = 60  # seconds: only so that a regression fails instead of hanging the run
 
 
 def command(*args: str) -> list[str]:
     return [sys.executable, str(AGENT), *args]
-
-
-@pytest.fixture
-def comms(monkeypatch: pytest.MonkeyPatch) -> RecordingComms:
-    """Widgets get recording comms, so tests send what the browser would."""
-    return RecordingComms.install(monkeypatch)
 
 
 def texts(root: widgets.Widget) -> list[str]:
@@ -153,7 +148,7 @@ async def test_failed_authenticate_in_the_retry_names_the_method(monkeypatch: py
 
 
 def test_auth_card_lists_methods_and_never_asks_for_a_secret(comms: RecordingComms) -> None:
-    from feature_agents import auth_methods
+    from support.feature_agents import auth_methods
 
     from nbacp.client.connection import Connection  # noqa: F401  (the client package imports cleanly first)
 

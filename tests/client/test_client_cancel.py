@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 from acp.schema import CancelElicitationResponse
-from loopback import loopback_server
-from peers import HoldingAgent
+from support import SUPPORT
+from support.loopback import loopback_server
+from support.peers import HoldingAgent
 
 import nbacp
 from nbacp.errors import ConnectionLost
 
-PEERS = Path(__file__).with_name("peers.py")
+PEERS = SUPPORT / "peers.py"
 
 
 async def open_card(conn: nbacp.Connection, session_id: str | None = None) -> Any:

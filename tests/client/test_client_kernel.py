@@ -8,35 +8,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
 
 import pytest
-from kernel_support import FORMATS_SETUP as SETUP
-from kernel_support import KernelHarness
+from support.kernel_support import FORMATS_SETUP as SETUP
+from support.kernel_support import KernelHarness, button, choice_card
 
 pytestmark = pytest.mark.kernel
-
-
-
-def choice_card(kernel: KernelHarness) -> dict[str, Any]:
-    def find() -> dict[str, Any] | None:
-        for comm in kernel.comm_opens():
-            spec = kernel.widget_state(comm["comm_id"]).get("spec")
-            if isinstance(spec, dict) and spec.get("name") == "question_0":
-                return comm
-        return None
-
-    return kernel.wait_for(find, 30, "the choice card")
-
-
-def button(kernel: KernelHarness, label: str) -> dict[str, Any]:
-    def find() -> dict[str, Any] | None:
-        for comm in kernel.comm_opens("ButtonModel"):
-            if kernel.widget_state(comm["comm_id"]).get("description") == label:
-                return comm
-        return None
-
-    return kernel.wait_for(find, 30, f"the {label} button")
 
 
 def test_prompt_awaited_in_a_cell_is_answered_through_widget_comms(

@@ -8,22 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from pathlib import Path
 
 import ipywidgets as widgets
 import pytest
-from comm_support import RecordingComms
-from feature_agents import FeatureAgent
+from support import SUPPORT
+from support.comm_support import RecordingComms
+from support.feature_agents import FeatureAgent
 
 import nbacp
 from nbacp.errors import AgentError
 
-AGENT = Path(__file__).with_name("feature_agents.py")
-
-
-@pytest.fixture
-def comms(monkeypatch: pytest.MonkeyPatch) -> RecordingComms:
-    return RecordingComms.install(monkeypatch)
+AGENT = SUPPORT / "feature_agents.py"
 
 
 def options(session: nbacp.Session) -> dict[str, object]:

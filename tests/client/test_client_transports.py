@@ -5,18 +5,18 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from agents import SchemaAgent, claude_question_schema
-from loopback import loopback_server
+from support import SUPPORT
+from support.agents import SchemaAgent, claude_question_schema
+from support.loopback import loopback_server
 
 import nbacp
 from nbacp.answers import Script
 from nbacp.errors import ConnectError
 
-PEERS = Path(__file__).with_name("peers.py")
+PEERS = SUPPORT / "peers.py"
 
 
 def multi_form() -> tuple[str, dict[str, Any]]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import sys
 import textwrap
-from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
@@ -22,8 +21,9 @@ from acp.schema import (
     ToolCallUpdate,
 )
 from acp.task import TaskSupervisor
-from agents import _RawAgent
-from kernel_support import KernelHarness
+from support import TESTS
+from support.agents import _RawAgent
+from support.kernel_support import KernelHarness
 
 import nbacp
 from nbacp.client import notes
@@ -34,7 +34,6 @@ from nbacp.render.safe_text import BIDI_CONTROLS
 from nbacp.widgets import ElicitationForm, PermissionCard
 from nbacp.widgets.transcript import Transcript
 
-TESTS = Path(__file__).parent
 RLO = "\u202e"
 
 

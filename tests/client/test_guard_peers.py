@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile import FOLLOWUP_ID, SESSION, serve_websocket
+from support import SUPPORT
+from support.hostile import FOLLOWUP_ID, SESSION, serve_websocket
 
 import nbacp
 from nbacp.widgets import ElicitationForm, PermissionCard
 
-HOSTILE = Path(__file__).with_name("hostile.py")
+HOSTILE = SUPPORT / "hostile.py"
 
 
 def _req(msg_id: int, method: str, params: Any) -> str:

@@ -8,18 +8,16 @@ from __future__ import annotations
 
 import sys
 import textwrap
-from pathlib import Path
 from typing import Any
 
 import pytest
-from kernel_support import KernelHarness
-from surrogate_agent import EXPECTED_TEXT, SurrogateAgent
+from support import SUPPORT, TESTS
+from support.kernel_support import KernelHarness
+from support.surrogate_agent import EXPECTED_TEXT, SurrogateAgent
 
 import nbacp
 from nbacp.render.safe_text import SurrogateJoiner, bounded_json, comm_safe, neutral_bidi
 from nbacp.widgets import ElicitationForm, PermissionCard
-
-TESTS = Path(__file__).parent
 
 
 def _answer(card: Any) -> None:
@@ -73,7 +71,7 @@ async def test_surrogates_in_process() -> None:
 
 
 async def test_surrogates_over_stdio() -> None:
-    async with nbacp.connect([sys.executable, str(TESTS / "surrogate_agent.py")], answers=_answer) as conn:
+    async with nbacp.connect([sys.executable, str(SUPPORT / "surrogate_agent.py")], answers=_answer) as conn:
         session = await conn.new_session()
         result = await session.prompt("go")
     assert result.text == EXPECTED_TEXT
@@ -86,7 +84,7 @@ def test_surrogates_in_a_real_kernel(kernel: KernelHarness) -> None:
         import sys
         sys.path.insert(0, {str(TESTS)!r})
         import nbacp
-        from surrogate_agent import SurrogateAgent
+        from support.surrogate_agent import SurrogateAgent
         from test_guard_text import _answer
         conn = await nbacp.connect(SurrogateAgent(), answers=_answer)
         session = await conn.new_session('.')

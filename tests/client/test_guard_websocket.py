@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from acp import PromptResponse, text_block, update_agent_message
 from acp.schema import ElicitationFormSessionMode, ElicitationSchema
-from agents import _RawAgent
-from loopback import loopback_server
+from support.agents import _RawAgent
+from support.loopback import loopback_server
 
 import nbacp
 from nbacp.errors import ConnectionLost

@@ -13,24 +13,27 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
-from kernel_support import KernelHarness, start_kernel
+from support import SUPPORT, TESTS
+from support.kernel_support import KernelHarness, start_kernel
 
 pytestmark = pytest.mark.kernel
-AGENT = Path(__file__).with_name("feature_agents.py")
+AGENT = SUPPORT / "feature_agents.py"
 
 
-@pytest.fixture(params=["signal", "message"])
-def any_mode_kernel(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[KernelHarness, Path]]:
-    mode: Literal["signal", "message"] = request.param
+@pytest.fixture
+def traced_kernel(
+    interrupt_mode: Literal["signal", "message"], tmp_path: Path
+) -> Iterator[tuple[KernelHarness, Path]]:
+    """A kernel in each interrupt mode, and the file its FeatureAgents trace what they received to."""
     trace = tmp_path / "agent-trace.txt"
-    with start_kernel(tmp_path, interrupt_mode=mode, env={"FEATURE_TRACE": str(trace)}) as harness:
+    with start_kernel(tmp_path, interrupt_mode=interrupt_mode, env={"FEATURE_TRACE": str(trace)}) as harness:
         yield harness, trace
 
 
 def test_stop_button_leaves_the_agent_alive_and_cancels_through_acp(
-    any_mode_kernel: tuple[KernelHarness, Path],
+    traced_kernel: tuple[KernelHarness, Path],
 ) -> None:
-    kernel, trace = any_mode_kernel
+    kernel, trace = traced_kernel
     out = kernel.run(textwrap.dedent(f"""
         import asyncio, os, sys
         import nbacp
@@ -73,9 +76,9 @@ def test_auth_card_and_toolbar_answered_by_the_front_end_in_a_kernel(kernel: Ker
     """session/new waits in the cell for the auth card; the click and a dropdown change come as comm messages."""
     cell = kernel.execute(textwrap.dedent(f"""
         import sys
-        sys.path.insert(0, {str(AGENT.parent)!r})
+        sys.path.insert(0, {str(TESTS)!r})
         import nbacp
-        from feature_agents import FeatureAgent
+        from support.feature_agents import FeatureAgent
         agent = FeatureAgent(require_auth="new")
         conn = await nbacp.connect(agent)
         session = await conn.new_session()
@@ -99,9 +102,9 @@ def test_auth_card_and_toolbar_answered_by_the_front_end_in_a_kernel(kernel: Ker
 def test_stop_button_ends_a_wait_for_the_auth_card(kernel: KernelHarness) -> None:
     cell = kernel.execute(textwrap.dedent(f"""
         import sys
-        sys.path.insert(0, {str(AGENT.parent)!r})
+        sys.path.insert(0, {str(TESTS)!r})
         import nbacp
-        from feature_agents import FeatureAgent
+        from support.feature_agents import FeatureAgent
         agent = FeatureAgent(require_auth="new")
         conn = await nbacp.connect(agent)
         print("connected", flush=True)

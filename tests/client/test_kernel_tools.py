@@ -193,7 +193,7 @@ async def test_server_closes_with_the_connection() -> None:
 
 
 async def test_agent_without_http_mcp_gets_no_session() -> None:
-    from agents import QuestionsAgent
+    from support.agents import QuestionsAgent
 
     agent = QuestionsAgent([])
     async with nbacp.connect(agent) as conn:

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
+from support import SUPPORT
+from support.mcp_acp_agent import McpAcpAgent
 
 import nbacp
 from nbacp.answers import Script
-from tests.mcp_acp_agent import McpAcpAgent
 
 pytest.importorskip("mcp")
-AGENT = Path(__file__).with_name("mcp_acp_agent.py")
+AGENT = SUPPORT / "mcp_acp_agent.py"
 TRANSPORTS = ["memory", "stdio"]
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from agents import SchemaAgent
+from support.agents import SchemaAgent
 
 import nbacp
 from nbacp.answers import Script

@@ -114,7 +114,7 @@ def test_an_uncompilable_pattern_leaves_the_field_answerable_with_a_warning(patt
 
 
 def test_the_warning_is_shown_on_the_field() -> None:
-    from test_form_view_support import labels
+    from support.form_view_support import labels
 
     from nbacp.widgets import ElicitationForm
 

@@ -5,12 +5,9 @@ the worker, which runs in its own session."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Literal
 
 import pytest
-from kernel_support import KernelHarness, start_kernel
+from support.kernel_support import KernelHarness
 
 pytestmark = pytest.mark.kernel
 
@@ -27,14 +24,8 @@ print("worker", ENGINE.pid)
 """
 
 
-@pytest.fixture(params=["signal", "message"])
-def kernel(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[KernelHarness]:
-    mode: Literal["signal", "message"] = request.param
-    with start_kernel(tmp_path, interrupt_mode=mode) as harness:
-        yield harness
-
-
-def test_patterns_are_checked_in_a_kernel_and_the_stop_button_spares_the_worker(kernel: KernelHarness) -> None:
+def test_patterns_are_checked_in_a_kernel_and_the_stop_button_spares_the_worker(any_mode_kernel: KernelHarness) -> None:
+    kernel = any_mode_kernel
     out = kernel.run(CHECK, timeout=60).splitlines()
     assert out[0] == (
         "{'code': ['Must match the pattern ^\\\\d{3}$.'], "

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from acp import RequestError
 from acp.schema import ElicitationFormSessionMode, ElicitationSchema
-from peers import HoldingAgent
-from test_form_view_support import cards, labels
+from support.form_view_support import cards, labels
+from support.peers import HoldingAgent
 
 import nbacp
 from nbacp.form import Form, InvalidSchemaError, UnsupportedField

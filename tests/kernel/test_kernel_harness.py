@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 
 import pytest
-from kernel_support import KernelHarness
+from support.kernel_support import KernelHarness
 
 pytestmark = pytest.mark.kernel
 

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import textwrap
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Literal
+from collections.abc import Callable
 
 import pytest
-from kernel_support import KernelHarness, start_kernel
+from support.kernel_support import KernelHarness
 
 from nbacp.kernel import INTERRUPTED_MESSAGE
 
@@ -32,13 +30,6 @@ WAITING_CELL = textwrap.dedent("""
     finally:
         restored = signal.getsignal(signal.SIGINT) is before
 """)
-
-
-@pytest.fixture(params=["signal", "message"])
-def any_mode_kernel(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[KernelHarness]:
-    mode: Literal["signal", "message"] = request.param
-    with start_kernel(tmp_path, interrupt_mode=mode) as harness:
-        yield harness
 
 
 def test_interrupt_runs_callback_and_ends_the_cell(

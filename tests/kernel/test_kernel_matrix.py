@@ -11,12 +11,11 @@ from __future__ import annotations
 import random
 import time
 from pathlib import Path
-from typing import Any
 
-import kernel_matrix
 import pytest
-from kernel_support import FORMATS_SETUP as SETUP
-from kernel_support import KernelHarness, start_kernel
+from support import kernel_matrix
+from support.kernel_support import FORMATS_SETUP as SETUP
+from support.kernel_support import KernelHarness, button, choice_card, start_kernel
 
 from nbacp.kernel import INTERRUPTED_MESSAGE, LATE_EDITS_MESSAGE
 
@@ -25,24 +24,6 @@ pytestmark = pytest.mark.kernel
 
 ANSWER = ('{"action": "accept", "content": {"question_0": ["CSV", "Parquet", "JSON"], '
           '"question_0_custom": "Avro"}}')
-
-
-def choice_card(kernel: KernelHarness) -> dict[str, Any]:
-    def find() -> dict[str, Any] | None:
-        for comm in reversed(kernel.comm_opens()):  # the newest open card (an answered one is closed)
-            if comm["closed"]:
-                continue
-            state = kernel.widget_state(comm["comm_id"])
-            spec = state.get("spec")
-            if isinstance(spec, dict) and spec.get("name") == "question_0" and not state.get("disabled"):
-                return comm
-        return None
-
-    return kernel.wait_for(find, 30, "the choice card")
-
-
-def button(kernel: KernelHarness, label: str) -> dict[str, Any]:
-    return kernel.wait_widget("ButtonModel", 30, description=label)
 
 
 def answer_with_several_edits(kernel: KernelHarness) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents import Outcome, QuestionsAgent, pydantic_question_agent
+from support.agents import Outcome, QuestionsAgent, pydantic_question_agent
 from test_questions_peers import QUESTIONS, Lang
 
 import nbacp

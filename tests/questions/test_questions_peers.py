@@ -12,7 +12,7 @@ import pytest
 from acp import PROTOCOL_VERSION, text_block
 from acp.client.connection import ClientSideConnection
 from acpremote import TransportOptions, connect_remote_agent
-from agents import (
+from support.agents import (
     FORM_CAPABILITIES,
     NO_ELICITATION,
     Outcome,
@@ -22,7 +22,7 @@ from agents import (
     in_memory_pair,
     pydantic_question_agent,
 )
-from loopback import loopback_server
+from support.loopback import loopback_server
 
 from nbacp.questions import (
     Answer,

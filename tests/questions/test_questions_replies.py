@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from acp import text_block
 from acp.schema import ClientCapabilities
-from agents import FORM_CAPABILITIES, NO_ELICITATION, Outcome, QuestionsAgent, ReplyingClient, in_memory_pair
+from support.agents import FORM_CAPABILITIES, NO_ELICITATION, Outcome, QuestionsAgent, ReplyingClient, in_memory_pair
 
 from nbacp.questions import (
     AgentConnectionSession,

@@ -3,9 +3,9 @@ order, and the tail stays short wherever the text offers a safe cut."""
 
 from __future__ import annotations
 
-from html_text import numbered_words
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.html_text import numbered_words
 
 from nbacp.render.markdown import render_markdown
 from nbacp.render.stream import MarkdownStream

@@ -1,24 +1,19 @@
-"""Front-end simulation for widget tests without a kernel (field-notes "Testing tiers" #1).
+"""Front-end simulation for widget tests without a kernel (the unit tier's browser).
 
 Widgets normally talk to the browser over a comm. ``RecordingComms.install(monkeypatch)``
 makes every widget created afterwards get a ``RecordingComm`` that keeps what Python sent,
 and lets a test deliver the exact ``comm_msg`` packets the JS widget manager would send, so
 tests exercise the same code path a person's click does.
 
-Use it as a fixture in a test module::
+Tests ask for the ``comms`` fixture (tests/conftest.py), which installs it::
 
-    from comm_support import RecordingComms
-
-    @pytest.fixture
-    def comms(monkeypatch: pytest.MonkeyPatch) -> RecordingComms:
-        return RecordingComms.install(monkeypatch)
-
-or import the ready-made ``recording_comms`` fixture (e.g. from a conftest).
+    def test_click(comms: RecordingComms) -> None:
+        button = widgets.Button(description="Go")
+        comms.click(button)  # its on_click handlers run, as for a person's click
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,12 +100,6 @@ class RecordingComms:
             s.data["state"] for s in self.sent_to(widget) if s.msg_type == "comm_msg"
             and s.data.get("method") == "update"
         ]
-
-
-@pytest.fixture
-def recording_comms(monkeypatch: pytest.MonkeyPatch) -> Iterator[RecordingComms]:
-    """Every widget created in the test gets a recording comm."""
-    yield RecordingComms.install(monkeypatch)
 
 
 # -- looking at what a card would put on screen ------------------------------------------

@@ -9,7 +9,7 @@ first), ``ext`` (an extension notification), ``status`` (codex-style status in `
 ``switch`` (changes its own mode and options), ``fail`` (an error), ``exit`` (the process dies),
 ``hang`` (until session/cancel).
 
-Run over stdio: ``python tests/feature_agents.py [--auth new|prompt] [--no-models]``.
+Run over stdio: ``python tests/support/feature_agents.py [--auth new|prompt] [--no-models]``.
 """
 
 from __future__ import annotations

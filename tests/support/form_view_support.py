@@ -1,11 +1,11 @@
-"""Schemas and widget-tree helpers shared by the ElicitationForm tests (no tests here)."""
+"""Schemas and widget-tree helpers shared by the ElicitationForm tests (``walk`` is comm_support's)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import ipywidgets as widgets
+from support.comm_support import walk
 
 from nbacp.widgets.choice_card import ChoiceCard
 from nbacp.widgets.form_view import ElicitationForm
@@ -61,14 +61,6 @@ def every_field() -> dict[str, Any]:
         },
         "required": ["name", "agree"],
     }
-
-
-def walk(root: widgets.Widget) -> Iterator[widgets.Widget]:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(reversed(list(getattr(node, "children", ()))))
 
 
 def labels(view: ElicitationForm) -> list[str]:

@@ -3,7 +3,7 @@
 Not built on the SDK's agent side on purpose: the SDK would refuse to send most of these.
 Attacks are ``[id or None, raw line]`` pairs (the id says which reply to wait for; over stdio,
 ``"early"`` frames are written at start, before the client's initialize). The same
-peer runs over stdio (``python tests/hostile.py ATTACKS.json``: a real subprocess)
+peer runs over stdio (``python tests/support/hostile.py ATTACKS.json``: a real subprocess)
 and over a real websocket (``serve_websocket``: a websockets server on 127.0.0.1 that the
 client reaches through acpremote's client).
 

@@ -10,7 +10,7 @@ five times.
 
 Built in parallel (pip is mostly waiting on I/O), under ``.cache/kernels/`` (gitignored);
 a stamp holding the requirement list makes a rebuild happen only when the pins or
-pyproject's dependencies change. ``python -m kernel_matrix`` (from tests/) builds them ahead.
+pyproject's dependencies change. ``python -m support.kernel_matrix`` (from tests/) builds them ahead.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".cache" / "kernels"
 BUILD_TIMEOUT = 900.0
 

@@ -32,13 +32,13 @@ from typing import Any, Literal, TypeVar
 from jupyter_client.blocking.client import BlockingKernelClient
 from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
+from support import TESTS
 
 Msg = dict[str, Any]
 T = TypeVar("T")
 
 DEFAULT_TIMEOUT = 30.0
 KERNEL_NAME = "nbacp-test"
-TESTS = Path(__file__).parent
 
 # A cell's set-up shared by the kernel tests: nbacp, the test agents, and one claude-style
 # multi-select question ("Which formats?": CSV, Parquet, JSON, with an Other box).
@@ -46,8 +46,8 @@ FORMATS_SETUP = textwrap.dedent(f"""
     import sys
     sys.path.insert(0, {str(TESTS)!r})
     import nbacp
-    from agents import SchemaAgent, claude_question_schema
-    from peers import HoldingAgent
+    from support.agents import SchemaAgent, claude_question_schema
+    from support.peers import HoldingAgent
     message, schema = claude_question_schema([{{
         "question": "Which formats?", "multiSelect": True,
         "options": [{{"label": "CSV"}}, {{"label": "Parquet"}}, {{"label": "JSON"}}],
@@ -297,6 +297,30 @@ class KernelHarness:
         self._pump.join(2)
         self.kc.stop_channels()
         self.km.shutdown_kernel(now=True)
+
+
+# -- finding the cards the cell showed --------------------------------------------------
+# The newest open one each time: a test that answers a card and then waits for the next one
+# (a second question, a re-asked card after a refusal) must never get the answered card back,
+# which is closed (or disabled while its answer is checked) but still in ``comm_opens``.
+def choice_card(kernel: KernelHarness, timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
+    """The newest open, enabled choice card for ``FORMATS_SETUP``'s question (``question_0``)."""
+    def find() -> dict[str, Any] | None:
+        for comm in reversed(kernel.comm_opens()):
+            if comm["closed"]:
+                continue
+            state = kernel.widget_state(comm["comm_id"])
+            spec = state.get("spec")
+            if isinstance(spec, dict) and spec.get("name") == "question_0" and not state.get("disabled"):
+                return comm
+        return None
+
+    return kernel.wait_for(find, timeout, "the choice card")
+
+
+def button(kernel: KernelHarness, label: str, timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
+    """The newest open button showing ``label`` (e.g. a card's "Accept")."""
+    return kernel.wait_widget("ButtonModel", timeout, description=label)
 
 
 # ipykernel 7.0-7.3 can leave a shell request unread (ipykernel#1554, fixed in 7.4); nbacp works

@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 from acp import PromptResponse, start_tool_call, text_block, update_agent_message
-from agents import _RawAgent
+from support.agents import _RawAgent
 
 MATHY = r"The price is $5 and $6. Your $HOME is set. \color{red}{alarm} and $$x^2$$ and \(y\)."
 LONG_WORD = "w" * 3000

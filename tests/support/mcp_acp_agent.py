@@ -6,7 +6,7 @@ what it saw as one JSON object (the test reads it from the turn's text). Prompt 
 ``tools`` (initialize, tools/list, list_variables, run_python of ``code ...`` after the word
 ``code``), ``unknown`` (mcp/connect with a server id nobody offered).
 
-Run over stdio: ``python tests/mcp_acp_agent.py``.
+Run over stdio: ``python tests/support/mcp_acp_agent.py``.
 """
 
 from __future__ import annotations

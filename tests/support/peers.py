@@ -11,7 +11,11 @@ import dataclasses
 import enum
 import json
 import sys
+from pathlib import Path
 from typing import Any
+
+if __name__ == "__main__":  # run as a file (``python tests/support/peers.py``): find the support package
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from acp import text_block, update_agent_message
 from acp.schema import (
@@ -22,7 +26,6 @@ from acp.schema import (
     PromptResponse,
     ToolCallUpdate,
 )
-from agents import _RawAgent, acp_kit_agent, claude_question_schema
 from pydantic_acp import (
     AcpSessionContext,
     ChoiceElicitationAccepted,
@@ -33,6 +36,7 @@ from pydantic_acp import (
 from pydantic_ai import Agent, RunContext
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
+from support.agents import _RawAgent, acp_kit_agent, claude_question_schema
 
 
 class Target(enum.Enum):
@@ -177,9 +181,9 @@ class ExitingAgent(HoldingAgent):
 
 
 def main() -> None:
-    """``python tests/peers.py MODE``: serve a test agent over stdio."""
+    """``python tests/support/peers.py MODE``: serve a test agent over stdio."""
     from acp import run_agent
-    from agents import SchemaAgent
+    from support.agents import SchemaAgent
 
     mode = sys.argv[1]
     agent: Any

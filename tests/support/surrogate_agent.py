@@ -1,6 +1,6 @@
 """An agent that sends lone and split surrogates everywhere text can go (a real ACP peer).
 
-Runs in-process (``SurrogateAgent()``) or over stdio (``python tests/surrogate_agent.py``).
+Runs in-process (``SurrogateAgent()``) or over stdio (``python tests/support/surrogate_agent.py``).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from comm_support import RecordingComms
+from support.comm_support import RecordingComms
 
 from nbacp.widgets.choice_card import ChoiceCard, card_code
 
@@ -26,11 +26,6 @@ def spec(multi: bool = False, **over: Any) -> dict[str, Any]:
         "max_items": None,
     }
     return base | over
-
-
-@pytest.fixture
-def comms(monkeypatch: pytest.MonkeyPatch) -> RecordingComms:
-    return RecordingComms.install(monkeypatch)
 
 
 # -- the trait contract -------------------------------------------------------------------

@@ -10,7 +10,7 @@ import ipywidgets as widgets
 import pytest
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
 from ipywidgets.widgets.widget import _instances
-from test_form_view_support import card, every_field, labels, multi_other, single_other, walk
+from support.form_view_support import card, every_field, labels, multi_other, single_other, walk
 
 import nbacp
 from nbacp.form import InvalidSchemaError

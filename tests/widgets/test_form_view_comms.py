@@ -1,4 +1,4 @@
-"""ElicitationForm driven by simulated front-end comm messages (field-notes tier 1).
+"""ElicitationForm driven by simulated front-end comm messages (support/comm_support.py).
 
 Every change arrives the way the JS widget manager delivers it: ``update`` messages with the
 synced state (``value``, ``index``, a card's whole ``answer``) and ``custom`` messages for
@@ -14,18 +14,13 @@ from typing import Any
 import ipywidgets as widgets
 import pytest
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse
-from comm_support import RecordingComms
-from test_form_view_support import card, every_field, labels, multi_other, single_other, walk
+from support.comm_support import RecordingComms
+from support.form_view_support import card, every_field, labels, multi_other, single_other, walk
 
 from nbacp.widgets.choice_card import ChoiceCard
 from nbacp.widgets.form_view import ElicitationForm
 
 PAYLOAD = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
-
-
-@pytest.fixture
-def comms(monkeypatch: pytest.MonkeyPatch) -> RecordingComms:
-    return RecordingComms.install(monkeypatch)
 
 
 def sent_content(view: ElicitationForm) -> dict[str, Any]:

@@ -15,16 +15,11 @@ from acp.schema import (
     ToolCallLocation,
     ToolCallUpdate,
 )
-from comm_support import RecordingComms, assert_shown_as_text, texts, walk
+from support.comm_support import RecordingComms, assert_shown_as_text, texts, walk
 
 from nbacp.widgets.permission_card import PermissionCard, unified_diff
 
 XSS = "<img src=x onerror=alert(1)>"
-
-
-@pytest.fixture
-def comms(monkeypatch: pytest.MonkeyPatch) -> RecordingComms:
-    return RecordingComms.install(monkeypatch)
 
 
 def options() -> list[PermissionOption]:

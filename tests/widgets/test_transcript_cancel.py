@@ -8,8 +8,8 @@ from typing import Any
 
 import ipywidgets as widgets
 from acp import schema
-from comm_support import walk
 from pydantic import TypeAdapter
+from support.comm_support import walk
 
 from nbacp.widgets.transcript import Transcript
 

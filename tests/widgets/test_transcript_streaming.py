@@ -15,8 +15,8 @@ from typing import Any
 import ipywidgets as widgets
 import pytest
 from acp import schema
-from comm_support import RecordingComms, Sent, walk
-from html_text import numbered_words
+from support.comm_support import RecordingComms, Sent, walk
+from support.html_text import numbered_words
 
 import nbacp.widgets.transcript.blocks as blocks
 from nbacp.render.markdown import render_markdown
@@ -45,11 +45,6 @@ def pieces(n: int) -> list[str]:
 def shown_words(root: widgets.Widget) -> list[str]:
     """The numbered words a person would read in the transcript's HTML views, in order."""
     return numbered_words(w.value for w in walk(root) if isinstance(w, widgets.HTML))
-
-
-@pytest.fixture
-def comms(monkeypatch: pytest.MonkeyPatch) -> RecordingComms:
-    return RecordingComms.install(monkeypatch)
 
 
 def updates_sent(comms: RecordingComms, since: int = 0) -> list[Sent]:

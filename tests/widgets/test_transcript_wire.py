@@ -9,8 +9,8 @@ from typing import Any
 
 import ipywidgets as widgets
 from acp.schema import PromptResponse, TextContentBlock
-from agents import NO_ELICITATION, ReplyingClient, _RawAgent, in_memory_pair
-from comm_support import walk
+from support.agents import NO_ELICITATION, ReplyingClient, _RawAgent, in_memory_pair
+from support.comm_support import walk
 
 from nbacp.widgets.transcript import Transcript
 

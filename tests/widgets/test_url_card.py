@@ -10,16 +10,11 @@ from pathlib import Path
 
 import pytest
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
-from comm_support import RecordingComms, assert_shown_as_text, texts, walk
+from support.comm_support import RecordingComms, assert_shown_as_text, texts, walk
 
 from nbacp.widgets.url_card import UrlConsentCard, check_url
 
 XSS = "<img src=x onerror=alert(1)>"
-
-
-@pytest.fixture
-def comms(monkeypatch: pytest.MonkeyPatch) -> RecordingComms:
-    return RecordingComms.install(monkeypatch)
 
 
 def card(url: str = "https://example.com/login?next=/home", message: str = "Sign in") -> UrlConsentCard:
@@ -288,7 +283,7 @@ def test_esm_never_writes_markup() -> None:
 
 
 # -- the link's ESM in a DOM (node + jsdom from js/node_modules) -----------------------------
-JS_DIR = Path(__file__).resolve().parent.parent / "js"
+JS_DIR = Path(__file__).resolve().parents[2] / "js"
 ESM_DRIVER = r"""
 import { createRequire } from "node:module";
 import { writeFileSync } from "node:fs";
