@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import textwrap
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
@@ -162,7 +163,7 @@ async def test_an_agent_that_never_answers_initialize_times_out_clearly() -> Non
 def test_sdk_failures_never_print_a_traceback_in_the_cell(kernel: KernelHarness) -> None:
     kernel.run(textwrap.dedent(f"""
         import sys
-        sys.path.insert(0, {str(TESTS)!r})
+        sys.path[:0] = [{str(TESTS)!r}, {str(Path(__file__).parent)!r}]  # support.*, and this file
         import nbacp
         from test_guard_display import BrokenUpdatesAgent
         conn = await nbacp.connect(BrokenUpdatesAgent())

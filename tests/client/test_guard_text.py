@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 import textwrap
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -82,7 +83,7 @@ async def test_surrogates_over_stdio() -> None:
 def test_surrogates_in_a_real_kernel(kernel: KernelHarness) -> None:
     kernel.run(textwrap.dedent(f"""
         import sys
-        sys.path.insert(0, {str(TESTS)!r})
+        sys.path[:0] = [{str(TESTS)!r}, {str(Path(__file__).parent)!r}]  # support.*, and this file
         import nbacp
         from support.surrogate_agent import SurrogateAgent
         from test_guard_text import _answer
