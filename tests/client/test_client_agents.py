@@ -1,6 +1,6 @@
 """Environment, authentication, sessions that survive, agent output, small defects.
 
-Every test talks to ``FeatureAgent`` (tests/feature_agents.py), a raw ``acp`` agent, in
+Every test talks to ``FeatureAgent`` (tests/support/feature_agents.py), a raw ``acp`` agent, in
 process, over stdio (a real subprocess) or through acpremote on 127.0.0.1.
 """
 

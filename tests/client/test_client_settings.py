@@ -1,6 +1,6 @@
 """Modes, config options (select and boolean), models, and the session toolbar.
 
-The agent is ``FeatureAgent`` (tests/feature_agents.py). Toolbar tests act as the browser
+The agent is ``FeatureAgent`` (tests/support/feature_agents.py). Toolbar tests act as the browser
 does: a Dropdown's ``index`` and a Checkbox's ``value`` arrive as comm ``update`` messages.
 """
 

@@ -1,6 +1,6 @@
 """Every request from a hostile agent gets a JSON-RPC reply, over stdio and over a real websocket.
 
-The peer (tests/hostile.py) speaks raw JSON-RPC; the client is nbacp's, through ``connect()``.
+The peer (tests/support/hostile.py) speaks raw JSON-RPC; the client is nbacp's, through ``connect()``.
 After the attacks the same connection carries a valid follow-up request and its answer.
 """
 

@@ -1,6 +1,6 @@
 """The kernel tools over the ACP connection itself (``mcpCapabilities.acp``, ``mcp/connect`` / ``mcp/message``).
 
-The agent is ``McpAcpAgent`` (tests/mcp_acp_agent.py), a raw ``acp`` agent that advertises
+The agent is ``McpAcpAgent`` (tests/support/mcp_acp_agent.py), a raw ``acp`` agent that advertises
 ``mcpCapabilities.acp``, in process and over stdio: it plays the MCP client through nbacp's
 ``mcp/*`` handling and reports what it got as JSON in the turn's text. Permission cards are
 answered by nbacp.answers scripts acting on the real cards.

@@ -1,6 +1,6 @@
 """The JSON-Schema-Test-Suite's ECMA-262 regex and string-format cases, run through nbacp's forms.
 
-Data: the pinned copy in ``tests/data/json-schema-test-suite`` (see its README for the commit).
+Data: the pinned copy in ``tests/form/data/json-schema-test-suite`` (see its README for the commit).
 Each suite case becomes a one-field ACP form ``{"f": {"type": "string", "pattern"|"format": ...}}``
 and the case's ``valid`` must equal "the form accepts this text".
 

@@ -1,6 +1,6 @@
 """Every supported kernel (ipykernel 6.17.1 + IPython 7.34 as on Colab, 6.29.5, 7.0.1, 7.3.0, 7.4.0).
 
-Each test drives a real kernel from tests/kernel_matrix.py through jupyter_client with the
+Each test drives a real kernel from tests/support/kernel_matrix.py through jupyter_client with the
 fake front end of kernel_support, which holds a widget's next edit until the kernel reported
 idle for the previous one, as the browser does: on a kernel that holds comm messages behind
 a waiting cell, that is what turns a late first edit into a partial answer.

@@ -2,7 +2,7 @@
 lost or reordered, and no frame re-renders the whole message.
 
 Front-end updates are counted as the comm messages Python publishes for the transcript's
-widgets (tests/comm_support.py). Frame spacing is checked against the event loop's own clock
+widgets (tests/support/comm_support.py). Frame spacing is checked against the event loop's own clock
 (a lower bound on the gap between frames, which a slow machine can only make larger).
 """
 
