@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo demo-setup chromium test test-py test-js test-notebooks typecheck lint bench bench-quick clean real-agents kernel-envs
+.PHONY: setup demo demo-setup chromium test test-fast test-py test-js test-notebooks typecheck lint bench bench-quick clean real-agents kernel-envs
 
 # Root needs no sudo (and JupyterLab's --allow-root); everyone else gets sudo for apt-get only.
 ROOT := $(filter 0,$(shell id -u))
@@ -54,10 +54,14 @@ real-agents: $(AGENTS)/.installed
 # Virtualenvs with ipykernel 6.17.1 (+IPython 7.34, Colab) ... 7.4.0 for the kernel matrix tests,
 # built in parallel once and cached in .cache/kernels/ (the tests build them too if missing).
 kernel-envs: $(STAMP)
-	cd tests && ../$(BIN)/python -m kernel_matrix
+	cd tests && ../$(BIN)/python -m support.kernel_matrix
 
 test-py: $(STAMP) chromium real-agents kernel-envs
 	$(BIN)/pytest -q -p no:cacheprovider --durations=15
+
+# The unit tier alone, for the edit-and-rerun loop: no kernels, browser or real agents (and no set-up of theirs).
+test-fast: $(STAMP)
+	$(BIN)/pytest -q -p no:cacheprovider -m "not kernel and not browser and not real_agents"
 
 test-notebooks: $(STAMP)
 	NBACP_ANSWERS=$(CURDIR)/notebooks/answers $(BIN)/pytest -q -p no:cacheprovider --nbval notebooks --nbval-sanitize-with notebooks/sanitize.cfg --nbval-cell-timeout 120

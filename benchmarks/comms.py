@@ -2,7 +2,7 @@
 
 Every widget created while ``CountingComms`` is active gets a comm that tallies its
 outgoing messages and their JSON size instead of publishing them, the same way
-tests/comm_support.py records them for tests.
+tests/support/comm_support.py records them for tests.
 """
 
 from __future__ import annotations

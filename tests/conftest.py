@@ -1,4 +1,8 @@
-"""Shared fixtures. Keep this small: tier-specific fixtures live next to their tests."""
+"""Fixtures shared by more than one folder. Keep this small: a fixture one file uses lives in it.
+
+``tests/`` is on ``sys.path`` (pyproject's ``pythonpath``), so every folder imports the helpers
+as ``from support.<module> import ...`` (tests/support/__init__.py).
+"""
 
 from __future__ import annotations
 
@@ -6,12 +10,14 @@ import asyncio
 import inspect
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Literal
 
 import hypothesis  # noqa: F401  (see below)
-import kernel_matrix
 import pytest
-from kernel_support import KernelHarness, start_kernel
-from loopback import settle
+from support import kernel_matrix
+from support.comm_support import RecordingComms
+from support.kernel_support import KernelHarness, start_kernel
+from support.loopback import settle
 
 # CPython 3.11.7 can raise "SystemError: AST constructor recursion depth mismatch" from
 # ast.parse after some asyncio/websocket tests (CPython gh-106905; reported fixed in 3.11.8). pytest
@@ -21,15 +27,35 @@ from loopback import settle
 
 
 @pytest.fixture
+def comms(monkeypatch: pytest.MonkeyPatch) -> RecordingComms:
+    """Widgets created in the test get recording comms, so the test sends what the browser would."""
+    return RecordingComms.install(monkeypatch)
+
+
+@pytest.fixture
 def kernel(tmp_path: Path) -> Iterator[KernelHarness]:
-    """A fresh real ipykernel (this venv) in a temp cwd; see tests/kernel_support.py."""
+    """A fresh real ipykernel (this venv) in a temp cwd; see tests/support/kernel_support.py."""
     with start_kernel(tmp_path) as harness:
+        yield harness
+
+
+@pytest.fixture(params=["signal", "message"])
+def interrupt_mode(request: pytest.FixtureRequest) -> Literal["signal", "message"]:
+    """Both ways a front end stops a cell: SIGINT to the kernel's process group, or an interrupt_request."""
+    mode: Literal["signal", "message"] = request.param
+    return mode
+
+
+@pytest.fixture
+def any_mode_kernel(interrupt_mode: Literal["signal", "message"], tmp_path: Path) -> Iterator[KernelHarness]:
+    """A fresh real ipykernel (this venv) for each interrupt mode."""
+    with start_kernel(tmp_path, interrupt_mode=interrupt_mode) as harness:
         yield harness
 
 
 @pytest.fixture(scope="session")
 def kernel_envs() -> dict[str, Path]:
-    """The kernel matrix's virtualenvs (tests/kernel_matrix.py), built once and cached."""
+    """The kernel matrix's virtualenvs (tests/support/kernel_matrix.py), built once and cached."""
     kernel_matrix.build_all()
     return {env.id: env.python for env in kernel_matrix.MATRIX}
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from acp import text_block, update_agent_message
 from acp.schema import PermissionOption, PromptResponse, ToolCallUpdate
-from agents import _RawAgent
+from support.agents import _RawAgent
 
 import nbacp
 from nbacp.answers import Script, ScriptError, permission_option

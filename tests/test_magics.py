@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kernel_support import KernelHarness
+from support.kernel_support import KernelHarness
 
 from nbacp.magics import MagicError, _rewrite, expand
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from acp import schema
-from agents import ChunkingAgent
+from support.agents import ChunkingAgent
 
 import nbacp
 from nbacp.updates import UpdateLog

@@ -19,7 +19,7 @@ CELL = textwrap.dedent(f"""
     sys.path.insert(0, {str(TESTS)!r})
     import nbacp
     from IPython.display import Markdown, display
-    from math_agent import MathAgent
+    from support.math_agent import MathAgent
     display(Markdown("control: $x^2$"))
     agent = MathAgent(hold=True)
     conn = await nbacp.connect(agent)

@@ -1,0 +1,153 @@
+"""The cancellation matrix: every way a turn can end leaves no open card and nothing pending."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Any
+
+import pytest
+from acp.schema import CancelElicitationResponse
+from support import SUPPORT
+from support.loopback import loopback_server
+from support.peers import HoldingAgent
+
+import nbacp
+from nbacp.errors import ConnectionLost
+
+PEERS = SUPPORT / "peers.py"
+
+
+async def open_card(conn: nbacp.Connection, session_id: str | None = None) -> Any:
+    async with asyncio.timeout(15):
+        while not conn.client.open_cards(session_id):
+            await asyncio.sleep(0.005)
+    (card,) = conn.client.open_cards(session_id)
+    return card
+
+
+def assert_closed_as_cancelled(card: Any, reason_word: str) -> None:
+    assert card.done
+    assert isinstance(card.response, CancelElicitationResponse)
+    assert reason_word in card.summary.value
+    assert all(getattr(w, "disabled", True) for w in _controls(card))
+
+
+def _controls(card: Any) -> list[Any]:
+    found, stack = [], list(card.children)
+    while stack:
+        widget = stack.pop()
+        if hasattr(widget, "disabled"):
+            found.append(widget)
+        stack.extend(getattr(widget, "children", ()))
+    return found
+
+
+def no_stray_tasks() -> None:
+    current = asyncio.current_task()
+    stray = [t for t in asyncio.all_tasks() if t is not current and not t.done() and "nbacp" in repr(t.get_coro())]
+    assert stray == []
+
+
+async def test_session_cancel_closes_the_card_and_the_agent_sees_cancel() -> None:
+    agent = HoldingAgent()
+    conn = await nbacp.connect(agent)
+    session = await conn.new_session(".")
+    turn = session.start("hold")
+    card = await open_card(conn)
+    await session.cancel()
+    result = await turn
+    assert result.stop_reason == "cancelled"
+    assert_closed_as_cancelled(card, "cancelled")
+    assert agent.cancelled.is_set()
+    assert agent.replies == [CancelElicitationResponse(action="cancel")]
+    await conn.close()
+    no_stray_tasks()
+
+
+async def test_agent_ending_the_turn_closes_its_pending_card() -> None:
+    agent = HoldingAgent(end_early=True)
+    async with nbacp.connect(agent) as conn:
+        result = await (await conn.new_session(".")).prompt("hold")
+        assert result.stop_reason == "end_turn"
+        assert conn.client.open_cards() == []
+        await asyncio.wait_for(agent._background, 5)
+    assert agent.replies == [CancelElicitationResponse(action="cancel")]
+    (answer,) = result.answers
+    assert "ended the turn" in answer[2]
+    no_stray_tasks()
+
+
+async def test_conn_close_cancels_pending_cards_and_ends_the_turn() -> None:
+    agent = HoldingAgent()
+    conn = await nbacp.connect(agent)
+    session = await conn.new_session(".")
+    turn = session.start("hold")
+    card = await open_card(conn)
+    await conn.close()
+    assert_closed_as_cancelled(card, "closed")
+    with pytest.raises(ConnectionLost):
+        await turn
+    no_stray_tasks()
+
+
+async def test_agent_process_exit_cancels_cards() -> None:
+    conn = await nbacp.connect([sys.executable, str(PEERS), "exit"])
+    session = await conn.new_session(".")
+    turn = session.start("hold")
+    card = await open_card(conn)
+    with pytest.raises(ConnectionLost):
+        await asyncio.wait_for(asyncio.shield(asyncio.ensure_future(_await(turn))), 15)
+    assert_closed_as_cancelled(card, "lost")
+    await conn.close()
+    no_stray_tasks()
+
+
+async def _await(turn: Any) -> Any:
+    return await turn
+
+
+async def test_websocket_drop_cancels_cards() -> None:
+    agent = HoldingAgent()
+    async with loopback_server(agent) as remote:
+        conn = await nbacp.connect(remote.url, token=remote.token)
+        session = await conn.new_session(".")
+        turn = session.start("hold")
+        card = await open_card(conn)
+        remote.server.close()  # drops the websocket under the running turn
+        with pytest.raises(ConnectionLost):
+            await asyncio.wait_for(_await(turn), 15)
+        assert_closed_as_cancelled(card, "lost")
+        await conn.close()
+    no_stray_tasks()
+
+
+async def test_cancelled_url_card_tells_the_agent_cancel() -> None:
+    agent = HoldingAgent(url="https://example.org/auth")
+    async with nbacp.connect(agent) as conn:
+        session = await conn.new_session(".")
+        turn = session.start("login")
+        card = await open_card(conn)
+        await session.cancel()
+        await turn
+        assert_closed_as_cancelled(card, "cancelled")
+
+
+async def test_an_unexpected_failure_still_closes_cards_and_surfaces_the_error() -> None:
+    agent = HoldingAgent()
+    async with nbacp.connect(agent) as conn:
+        session = await conn.new_session(".")
+        real_prompt = conn.agent.prompt
+
+        async def broken_prompt(**kwargs: Any) -> Any:
+            await real_prompt(**kwargs)
+            raise ValueError("unparsable reply")
+
+        conn.agent.prompt = broken_prompt  # type: ignore[method-assign]
+        turn = session.start("hold")
+        card = await open_card(conn)
+        agent.release.set()
+        with pytest.raises(ValueError, match="unparsable reply"):
+            await asyncio.wait_for(_await(turn), 15)
+        assert_closed_as_cancelled(card, "failed")
+        assert turn.transcript.stop_reason == "error"

@@ -1,0 +1,149 @@
+"""Front-end simulation for widget tests without a kernel (the unit tier's browser).
+
+Widgets normally talk to the browser over a comm. ``RecordingComms.install(monkeypatch)``
+makes every widget created afterwards get a ``RecordingComm`` that keeps what Python sent,
+and lets a test deliver the exact ``comm_msg`` packets the JS widget manager would send, so
+tests exercise the same code path a person's click does.
+
+Tests ask for the ``comms`` fixture (tests/conftest.py), which installs it::
+
+    def test_click(comms: RecordingComms) -> None:
+        button = widgets.Button(description="Go")
+        comms.click(button)  # its on_click handlers run, as for a person's click
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import comm
+import ipywidgets as widgets
+import pytest
+from comm.base_comm import BaseComm
+
+
+@dataclass
+class Sent:
+    """One message Python published on a comm (open, msg or close)."""
+
+    comm_id: str
+    msg_type: str
+    data: dict[str, Any]
+    buffers: list[Any]
+
+
+class RecordingComm(BaseComm):
+    """A comm that records outgoing messages instead of sending them to a kernel client."""
+
+    def __init__(self, log: list[Sent], **kwargs: Any) -> None:
+        self._log = log
+        super().__init__(**kwargs)
+
+    def publish_msg(
+        self,
+        msg_type: str,
+        data: dict[str, Any] | None = None,
+        metadata: dict[str, Any] | None = None,
+        buffers: list[Any] | None = None,
+        **keys: Any,
+    ) -> None:
+        self._log.append(Sent(self.comm_id or "", msg_type, dict(data or {}), list(buffers or [])))
+
+
+@dataclass
+class RecordingComms:
+    """Handle on every comm created while installed; sends front-end messages to widgets."""
+
+    sent: list[Sent] = field(default_factory=list)
+
+    @classmethod
+    def install(cls, monkeypatch: pytest.MonkeyPatch) -> RecordingComms:
+        recorder = cls()
+
+        def create_comm(*args: Any, **kwargs: Any) -> BaseComm:
+            return RecordingComm(recorder.sent, *args, **kwargs)
+
+        monkeypatch.setattr(comm, "create_comm", create_comm)
+        return recorder
+
+    # -- front end -> kernel ------------------------------------------------------------
+    def deliver(self, widget: widgets.Widget, data: dict[str, Any], buffers: list[Any] | None = None) -> None:
+        """Hand ``widget`` one comm_msg as the JS widget manager would send it."""
+        widget_comm = widget.comm
+        if not isinstance(widget_comm, RecordingComm):
+            raise AssertionError(f"{type(widget).__name__} was created before the recording comms were installed")
+        widget_comm.handle_msg(
+            {"content": {"comm_id": widget_comm.comm_id, "data": data}, "buffers": list(buffers or [])}
+        )
+
+    def click(self, button: widgets.Button) -> None:
+        """A person's click: the ButtonView sends ``{"event": "click"}`` as a custom message."""
+        self.custom(button, {"event": "click"})
+
+    def update(self, widget: widgets.Widget, **state: Any) -> None:
+        """The front end changed synced traits (typing, picking, toggling)."""
+        self.deliver(widget, {"method": "update", "state": state, "buffer_paths": []})
+
+    def custom(self, widget: widgets.Widget, content: Any) -> None:
+        """A custom message from the front end (anywidget ``model.send(content)``)."""
+        self.deliver(widget, {"method": "custom", "content": content})
+
+    # -- kernel -> front end ------------------------------------------------------------
+    def sent_to(self, widget: widgets.Widget) -> list[Sent]:
+        """Everything Python published on ``widget``'s comm, oldest first."""
+        return [s for s in self.sent if s.comm_id == widget.model_id]
+
+    def state_updates(self, widget: widgets.Widget) -> list[dict[str, Any]]:
+        """The ``update`` states Python pushed to ``widget``'s view, oldest first."""
+        return [
+            s.data["state"] for s in self.sent_to(widget) if s.msg_type == "comm_msg"
+            and s.data.get("method") == "update"
+        ]
+
+
+# -- looking at what a card would put on screen ------------------------------------------
+HTML_MODELS = ("HTMLModel", "HTMLMathModel")
+TEXT_TRAITS = ("value", "description", "tooltip", "placeholder", "label", "url")
+
+
+def walk(root: widgets.Widget) -> list[widgets.Widget]:
+    """``root`` and every widget inside it (box children, accordion/tab pages)."""
+    found: list[widgets.Widget] = []
+    stack = [root]
+    while stack:
+        widget = stack.pop()
+        found.append(widget)
+        stack.extend(reversed(list(getattr(widget, "children", ()))))
+    return found
+
+
+def texts(root: widgets.Widget) -> list[str]:
+    """Every string a view would show as text, in tree order."""
+    out: list[str] = []
+    for widget in walk(root):
+        for name in TEXT_TRAITS:
+            value = getattr(widget, name, None) if widget.has_trait(name) else None
+            if isinstance(value, str) and value:
+                out.append(value)
+    return out
+
+
+def assert_shown_as_text(root: widgets.Widget, payload: str, comms: RecordingComms | None = None) -> None:
+    """``payload`` is on screen, and only in text traits: never in HTML, never typeset.
+
+    With ``comms`` it also checks the model states actually sent to the front end.
+    """
+    assert any(payload in text for text in texts(root)), f"{payload!r} is not shown at all"
+    for widget in walk(root):
+        if isinstance(widget, widgets.HTML | widgets.HTMLMath):
+            assert payload not in widget.value, f"{payload!r} inside an HTML widget"
+        if getattr(widget, "description_allow_html", False):
+            assert payload not in widget.description, f"{payload!r} in a description rendered as HTML"
+        if isinstance(widget, widgets.Label) and payload in widget.value:
+            assert "mathjax_ignore" in widget._dom_classes, "a Label with agent text would be typeset"
+    if comms is not None:
+        for sent in comms.sent:
+            state = sent.data.get("state", {})
+            if sent.msg_type == "comm_open" and state.get("_model_name") in HTML_MODELS:
+                assert payload not in str(state.get("value", "")), f"{payload!r} sent in an HTML model"
