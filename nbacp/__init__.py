@@ -94,7 +94,7 @@ if TYPE_CHECKING:
 def load_ipython_extension(ipython: Any) -> None:
     """``%load_ext nbacp``: the ``%%agent`` / ``%agent`` magics (see ``nbacp.magics``)."""
     # Imported here, not at the top: ``import nbacp`` stays free of IPython and the client
-    # (the root is a lazy facade, tests/test_form_import.py); only ``%load_ext`` needs them.
+    # (the root is a lazy facade, tests/form/test_form_import.py); only ``%load_ext`` needs them.
     from nbacp.magics import load_ipython_extension as load
 
     load(ipython)

@@ -16,7 +16,7 @@ Why that is safe:
   links, ``start`` on ordered lists (an integer) and ``class="language-…"`` on code whose
   info word is reduced to ``[A-Za-z0-9_+-]``. Table alignment styles are dropped.
 The set of tags that can appear is therefore the renderer's: p, em, strong, code, pre, ul,
-ol, li, a, blockquote, h1-h6, hr, br and table parts (tests/test_markdown_safety.py checks
+ol, li, a, blockquote, h1-h6, hr, br and table parts (tests/render/test_markdown_safety.py checks
 this with html.parser on hostile inputs).
 """
 
