@@ -31,7 +31,7 @@ from nbacp.errors import NbacpError
 __all__ = ["agent_prompt", "expand", "load_ipython_extension", "pick_session", "unload_ipython_extension"]
 
 
-class MagicError(UsageError, NbacpError):
+class MagicError(NbacpError, UsageError):
     """A %%agent cell that cannot be sent: no session, a bad name, an expression that failed.
 
     The magics re-raise it as a plain UsageError, which IPython shows without a traceback.

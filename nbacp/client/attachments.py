@@ -39,7 +39,7 @@ EMBED_LIMIT = 16 * 1024
 Namer = Callable[[Any], str | None]
 
 
-class AttachmentError(ValueError, NbacpError):
+class AttachmentError(NbacpError, ValueError):
     """An object cannot be sent to this agent; raised before anything is sent."""
 
 
