@@ -161,7 +161,13 @@ class NotebookClient:
         if surface is not None:
             surface.add_card(card)
         self._offer(card)
-        return await card
+        try:
+            return await card
+        except asyncio.CancelledError:
+            # Whoever waited went away (an mcp/disconnect, the session or the connection closing):
+            # the card closes as cancelled at once, so no button is left that nothing would act on.
+            card.cancel_pending("the request it answered was withdrawn")
+            raise
 
     def cancel_request(self, request_id: Any) -> bool:
         """``$/cancel_request`` from the agent: close the card answering that request as cancelled."""
