@@ -215,7 +215,8 @@ def test_direction_overrides_in_titles_are_made_visible() -> None:
 
 
 def test_the_answer_line_is_as_safe_as_the_button() -> None:
-    card = PermissionCard(tool_call(), [PermissionOption(option_id="ok", name="\u202ePERM\ud800allow", kind="allow_once")])
+    option = PermissionOption(option_id="ok", name="\u202ePERM\ud800allow", kind="allow_once")
+    card = PermissionCard(tool_call(), [option])
     assert card.buttons["ok"].description == "<U+202E>PERM\ufffdallow"
     card.choose("ok")
     assert card.summary.value == "Chose: <U+202E>PERM\ufffdallow (allow_once)"
