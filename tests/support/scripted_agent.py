@@ -6,6 +6,7 @@ build (lone surrogates, 5,000 auth methods, duplicate ids); ``prompt`` sends the
 requests and notifications through the SDK's JSON-RPC connection. A script is a JSON object:
 
 - ``initialize``, ``new_session``, ``load_session``: the raw result of each (defaults: minimal);
+- ``auth_required``: ``session/new`` answers -32000 until ``authenticate`` was called;
 - ``replay``: ``session/update`` payloads sent during ``session/load`` before its reply;
 - ``prompt``: a list of ``["notify" | "request", method, params]`` steps, then the turn ends
   with one ``agent_message_chunk`` reporting, as ASCII JSON, every call the client made
@@ -40,6 +41,10 @@ class ScriptedAgent:
 
     async def new_session(self, cwd: str, **kwargs: Any) -> Any:
         self.calls.append(["session/new", {}])
+        if self.script.get("auth_required") and not any(call[0] == "authenticate" for call in self.calls):
+            from acp import RequestError
+
+            raise RequestError(-32000, "Authentication required")
         return self.script.get("new_session") or {"sessionId": SESSION}
 
     async def load_session(self, cwd: str, session_id: str, **kwargs: Any) -> Any:
