@@ -74,6 +74,8 @@ class ScriptedAgent:
         return None
 
     async def prompt(self, prompt: list[Any], session_id: str, **kwargs: Any) -> Any:
+        blocks = [block.model_dump(mode="json", by_alias=True, exclude_none=True) for block in prompt]
+        self.calls.append(["session/prompt", {"prompt": blocks}])
         rpc = self.conn._conn
         for kind, method, params in self.script.get("prompt", ()):
             if kind == "notify":
