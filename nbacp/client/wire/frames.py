@@ -19,12 +19,14 @@ so framing, buffering and EOF stay the SDK's.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from typing import Any
 
 from nbacp.client.wire import sdk_connection
 from nbacp.client.wire.connection_log import ConnectionLog
+from nbacp.client.wire.ledger import TextLedger
 from nbacp.client.wire.sdk_connection import NdjsonTransport
 
 _ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")')
@@ -84,6 +86,35 @@ class SafeFrames:
         self._log.note(f"Answered a request with error -32602: {details}")
         error = {"code": -32602, "message": "Invalid params", "data": {"details": details}}
         await self._inner.send({"jsonrpc": "2.0", "id": msg_id, "error": error})
+
+
+class Paced:
+    """Any transport, paced and exact: see ``install_paced``."""
+
+    def __init__(self, inner: Any, ledger: TextLedger) -> None:
+        self._inner = inner
+        self._ledger = ledger
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self._inner.send(self._ledger.restore(message))
+
+    async def receive(self) -> dict[str, Any] | None:
+        # The SDK's receive loop takes message after message without yielding while the transport
+        # has them buffered (a 30,000-chunk history replay ran as one block of the event loop);
+        # one pass of the loop between messages lets the kernel answer, draw and interrupt.
+        await asyncio.sleep(0)
+        message: dict[str, Any] | None = await self._inner.receive()
+        return message
+
+    async def close(self) -> None:
+        await self._inner.close()
+
+
+def install_paced(agent: Any, ledger: TextLedger) -> None:
+    """Wrap the connection's transport, whatever it is: every message nbacp sends has the agent's
+    raw strings put back (``nbacp.client.wire.ledger``), and the event loop gets one pass after
+    each message received (docs/protocol.md, 'Budgets')."""
+    sdk_connection.wrap_transport(agent, lambda inner: Paced(inner, ledger))
 
 
 def install(agent: Any, conn_log: ConnectionLog, max_line: int = MAX_LINE_BYTES) -> None:

@@ -28,6 +28,7 @@ __all__ = [
     "send_request",
     "send_soon",
     "swap_line_transport",
+    "wrap_transport",
     "wrap_dispatch",
     "wrap_receive",
     "wrap_send_request",
@@ -80,6 +81,12 @@ def send_soon(agent: Any, payload: dict[str, Any], name: str) -> None:
 async def send_request(agent: Any, method: str, params: dict[str, Any]) -> Any:
     """A request the typed API does not have (``session/set_model`` in SDK 0.12)."""
     return await json_rpc(agent).send_request(method, params)
+
+
+def wrap_transport(agent: Any, wrap: Callable[[Any], Any]) -> None:
+    """Put ``wrap(the connection's transport)`` in its place, whatever the transport is."""
+    inner = json_rpc(agent)
+    inner._transport = wrap(inner._transport)
 
 
 def swap_line_transport(agent: Any, wrap: Callable[[NdjsonTransport], Any]) -> None:
