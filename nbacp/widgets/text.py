@@ -115,6 +115,8 @@ def visible_controls(value: str) -> str:
     what it is; a card that asks for consent shows them instead of obeying them. Lone surrogates
     become U+FFFD first (``comm_safe``), so the result can always go onto the comm.
     """
+    if value.isprintable():  # no control, format, separator or surrogate character: nothing to show
+        return value
     out: list[str] = []
     for char in comm_safe(value):
         category = unicodedata.category(char)
