@@ -14,7 +14,9 @@ traceback and drops the line. Two cases need more than that:
   ~290 MB). A request among them is answered -32602 by the id in its first bytes.
 
 ``install`` swaps the connection's transport for ``SafeFrames`` around the SDK's own reader,
-so framing, buffering and EOF stay the SDK's.
+so buffering and EOF stay the SDK's. ``install_paced`` wraps any transport (in-process,
+stdio, websocket) in ``Paced``: one pass of the event loop after each message received, and
+the agent's raw strings put back in each message sent (``nbacp.client.wire.ledger``).
 """
 
 from __future__ import annotations
