@@ -161,7 +161,13 @@ class NotebookClient:
         if surface is not None:
             surface.add_card(card)
         self._offer(card)
-        return await card
+        try:
+            return await card
+        except asyncio.CancelledError:
+            # Whoever waited went away (an mcp/disconnect, the session or the connection closing):
+            # the card closes as cancelled at once, so no button is left that nothing would act on.
+            card.cancel_pending("the request it answered was withdrawn")
+            raise
 
     def cancel_request(self, request_id: Any) -> bool:
         """``$/cancel_request`` from the agent: close the card answering that request as cancelled."""
@@ -181,7 +187,7 @@ class NotebookClient:
         try:
             outcome = self.answers(card)
         except Exception as exc:  # the policy is user code: report, never lose the card
-            log.exception("answer policy failed")
+            log.debug("answer policy failed", exc_info=True)  # the card says so; no traceback in the cell
             card.note_policy_failure(exc)
             return
         if inspect.isawaitable(outcome):
@@ -262,5 +268,5 @@ async def _guard_policy(card: Card[Any], outcome: Awaitable[Any]) -> None:
     except asyncio.CancelledError:
         raise
     except Exception as exc:
-        log.exception("answer policy failed")
+        log.debug("answer policy failed", exc_info=True)
         card.note_policy_failure(exc)

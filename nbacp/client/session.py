@@ -79,8 +79,8 @@ class Session(SessionControls):
 
         Raises ``AttachmentError`` naming the missing capability; nothing is sent either way.
         """
-        return attachments.convert(
-            [text, *objects], self.connection.agent_capabilities, namer=name_of, max_rows=max_rows
+        return attachments.prompt_parts(
+            text, objects, self.connection.agent_capabilities, namer=name_of, max_rows=max_rows
         )
 
     def _start(self, text: str, objects: Sequence[Any], max_rows: int, *, placeholder: bool) -> Turn:

@@ -39,13 +39,34 @@ def env_var_names(method: Any) -> list[str]:
     return names
 
 
+def distinct_methods(methods: Sequence[Any]) -> tuple[list[Any], list[str]]:
+    """One method per id, in the agent's order, and a note per id listed more than once.
+
+    Two methods with one id cannot both be chosen (``authenticate`` names only the id); the one
+    kept is the first this client can use (not a terminal sign-in), so no button that shows is dead.
+    """
+    kept: dict[str, Any] = {}
+    repeated: dict[str, int] = {}
+    for method in methods:
+        method_id = str(_get(method, "id"))
+        if method_id not in kept:
+            kept[method_id] = method
+            continue
+        repeated[method_id] = repeated.get(method_id, 1) + 1
+        if method_kind(kept[method_id]) == "terminal" and method_kind(method) != "terminal":
+            kept[method_id] = method
+    notes = [f"The agent listed authentication method {visible_controls(mid)[:80]!r} {count} times; one is shown."
+             for mid, count in repeated.items()]
+    return list(kept.values()), notes
+
+
 class AuthCard(Card["str | None"]):
     """Lists the agent's authentication methods; ``choose(id or name)`` or ``cancel()``."""
 
     def __init__(self, methods: Sequence[Any], *, agent: str | None = None, reason: str = "") -> None:
         super().__init__()
         self.add_class("nbacp-auth-card")
-        self.methods = list(methods)
+        self.methods, repeats = distinct_methods(methods)
         self.agent = agent
         who = visible_controls(agent or "The agent")
         rows: list[widgets.Widget] = [
@@ -57,6 +78,7 @@ class AuthCard(Card["str | None"]):
         self.buttons: dict[str, widgets.Button] = {}
         for method in self.methods:
             rows.append(self._method_row(method))
+        rows.extend(text_label(note, "nbacp-auth-repeated") for note in repeats)
         if not self.methods:
             rows.append(text_label("The agent offered no authentication methods; only cancelling closes this."))
         cancel = widgets.Button(description="Cancel", tooltip="Do not authenticate; the request fails")
@@ -97,7 +119,7 @@ class AuthCard(Card["str | None"]):
             button.disabled = True
             parts.append(text_label("Terminal sign-in is not supported in the notebook.", "nbacp-auth-terminal"))
         else:
-            button.on_click(lambda _b, mid=method_id: self._choose(mid))
+            button.on_click(lambda _b, chosen=method: self._choose_method(chosen))
         self.buttons[method_id] = button
         return widgets.VBox([button, *parts], layout=widgets.Layout(margin="4px 0"))
 
@@ -119,7 +141,10 @@ class AuthCard(Card["str | None"]):
         raise ValueError(f"{key!r} is not one of the agent's authentication methods; choices: {choices}")
 
     def _choose(self, method_id: str) -> bool:
-        method = next(m for m in self.methods if str(_get(m, "id")) == method_id)
+        return self._choose_method(next(m for m in self.methods if str(_get(m, "id")) == method_id))
+
+    def _choose_method(self, method: Any) -> bool:
+        method_id = str(_get(method, "id"))
         if method_kind(method) == "terminal":
             raise ValueError(f"{method_id!r} is a terminal sign-in, which nbacp does not support.")
         return self._resolve(method_id, f"Authenticating with: {_get(method, 'name') or method_id}")

@@ -18,7 +18,7 @@ import ipywidgets as widgets
 
 from nbacp import kernel
 from nbacp.widgets import shared
-from nbacp.widgets.text import NO_TYPESET_CLASSES
+from nbacp.widgets.text import NO_TYPESET_CLASSES, visible_controls
 
 T = TypeVar("T")
 _NONE: list[Any] = []  # shared empty list for settled cards (never appended to: a settled card is resolved)
@@ -111,13 +111,16 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
         problem = self.response_check(response) if checked and self.response_check is not None else None
         if problem is not None:  # shown where the summary will be, and the card stays answerable
             label = self.summary
-            label.value = f"Not sent: {problem}"
+            label.value = visible_controls(f"Not sent: {problem}")
             label.add_class("nbacp-refusal")
             if label not in self.children:
                 self.children = (*self.children, label)
             return False
         self._resolved = True
         self._response = response
+        # The summary repeats agent text (a chosen label, a method's name): the same text safety
+        # as the card's own buttons, since it is also the line the turn's record keeps.
+        summary = visible_controls(summary)
         self._summary_text = summary
         if self._summary is not None:
             self._summary.value = summary
@@ -154,7 +157,10 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
     # -- closing from outside ---------------------------------------------------------
     def note_policy_failure(self, exc: BaseException) -> None:
         """The headless answer policy raised on this card: say so under it; a person answers it."""
-        note = widgets.Label(value=f"The answer policy failed ({type(exc).__name__}: {exc}); answer by hand.")
+        note = widgets.Label(
+            value=visible_controls(f"The answer policy failed ({type(exc).__name__}: {exc}); answer by hand."),
+            _dom_classes=NO_TYPESET_CLASSES,
+        )
         note.add_class("nbacp-policy-error")
         self.children = (*self.children, note)
 

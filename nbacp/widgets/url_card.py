@@ -276,7 +276,7 @@ class UrlConsentCard(Card[UrlResponse]):
 
     def _close_wait(self, status: str) -> None:
         self.status.value = status
-        self._summary_text = f"{self._summary_text} · {status}"
+        self._summary_text = visible_controls(f"{self._summary_text} · {status}")
         if self._summary is not None:
             self._summary.value = self._summary_text
         self.retry_button.disabled = True

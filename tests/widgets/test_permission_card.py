@@ -212,3 +212,12 @@ def test_agent_strings_are_only_text(comms: RecordingComms) -> None:
 def test_direction_overrides_in_titles_are_made_visible() -> None:
     card = PermissionCard(tool_call(title="read notes\u202etxt.exe"), options())
     assert "read notes<U+202E>txt.exe" in texts(card)
+
+
+def test_the_answer_line_is_as_safe_as_the_button() -> None:
+    option = PermissionOption(option_id="ok", name="\u202ePERM\ud800allow", kind="allow_once")
+    card = PermissionCard(tool_call(), [option])
+    assert card.buttons["ok"].description == "<U+202E>PERM\ufffdallow"
+    card.choose("ok")
+    assert card.summary.value == "Chose: <U+202E>PERM\ufffdallow (allow_once)"
+    assert card.response is not None and card.response.outcome.option_id == "ok"

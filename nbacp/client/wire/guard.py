@@ -17,8 +17,9 @@ instance, without touching the SDK's files:
   logger; in a kernel that prints a traceback into whichever cell runs. Records from the SDK
   made inside a connection's tasks go to that connection's ``ConnectionLog`` as one line.
 
-It also applies the size budgets (``nbacp.client.wire.budget``) and makes agent text safe for the
-comm (``nbacp.render.safe_text``) before any handler sees it.
+It also applies the budgets (``nbacp.client.wire.budget``) and makes agent text safe for the
+comm before any handler sees it, in requests, notifications and replies alike, remembering
+the raw strings so that answers carry the agent's own values (``nbacp.client.wire.ledger``).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from pydantic import ValidationError
 from nbacp.client.wire import frames, sdk_connection
 from nbacp.client.wire.budget import PERMISSION, Budget, clean_and_measure, duplicate_option_problem
 from nbacp.client.wire.connection_log import ConnectionLog
+from nbacp.client.wire.ledger import TextLedger
 from nbacp.client.wire.sdk_connection import Router
 from nbacp.render.safe_text import SurrogateJoiner, comm_safe
 
@@ -101,6 +103,7 @@ class Guard:
         self.routes: dict[str, Router] = dict(routes or {})
         self.log = conn_log
         self.budget = budget or Budget()
+        self.ledger = TextLedger(note=conn_log.note)
         self._joiner = SurrogateJoiner()
         self.limits: RemoteLimits | None = None  # websocket size limits, for disconnect reasons
 
@@ -112,12 +115,15 @@ class Guard:
         sdk_connection.wrap_dispatch(agent, self._dispatcher)
         sdk_connection.wrap_receive(agent, lambda process: self._frame_checker(agent, process))
         frames.install(agent, self.log)
+        frames.install_paced(agent, self.ledger)
 
     # -- frames -------------------------------------------------------------------------
     def _frame_checker(self, agent: Any, process: Callable[[Any], None]) -> Callable[[Any], None]:
         def checked(message: Any) -> None:
             problem = _frame_problem(message)
             if problem is None:
+                if "method" not in message:
+                    self._take_reply(message)
                 process(message)
                 return
             self.log.note(f"Dropped a message from the agent: {problem}: {_preview(message)}")
@@ -126,6 +132,24 @@ class Guard:
                 sdk_connection.send_soon(agent, payload, "nbacp.guard.invalid_request")
 
         return checked
+
+    def _take_reply(self, message: dict[str, Any]) -> None:
+        """A reply to nbacp's request: cleaned like any message, checked for size (over it, the
+        caller gets an error instead), and its lists cut to their budgets with a note."""
+        if isinstance(message.get("error"), dict):
+            message["error"], _ = clean_and_measure(message["error"], self.ledger.clean)
+        if "result" not in message:
+            return
+        result, shape = clean_and_measure(message["result"], self.ledger.clean)
+        problem = self.budget.check("", {}, shape, request=True)
+        if problem is not None:
+            self.log.note(f"Refused a reply from the agent: over the size budget: {problem}")
+            del message["result"]
+            message["error"] = {"code": -32603, "message": f"The agent's reply is over the size budget: {problem}"}
+            return
+        message["result"] = result
+        for note in self.budget.trim(result):
+            self.log.note(f"Cut a reply from the agent: {note}")
 
     # -- requests and notifications -------------------------------------------------------
     def _dispatcher(self, router: Router) -> Router:
@@ -157,10 +181,13 @@ class Guard:
                 meta = params.pop("_meta", None)
             if method == "session/update":
                 self._join_chunk(params)
-            params, shape = clean_and_measure(params)
+            params, shape = clean_and_measure(params, self.ledger.clean)
             problem = self.budget.check(method, params, shape, request=not is_notification)
             if problem is not None:
                 raise RequestError.invalid_params({"details": f"Over the size budget: {problem}"})
+            if method == "session/update":
+                for note in self.budget.trim(params.get("update")):
+                    self.log.note(f"Cut an update from the agent: {note}")
             if method == PERMISSION and (problem := duplicate_option_problem(params)) is not None:
                 raise RequestError.invalid_params({"details": f"Invalid params: {problem}"})
         token = _REQUEST_META.set(meta if isinstance(meta, dict) else None)

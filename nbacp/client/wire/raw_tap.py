@@ -55,7 +55,7 @@ class RawTap:
         if "id" in message or not isinstance(method, str) or not method.startswith("$/"):
             return True
         params = message.get("params")
-        if method == CANCEL_REQUEST and isinstance(params, dict) and "requestId" in params:
+        if method == CANCEL_REQUEST and isinstance(params, dict) and _request_id(params.get("requestId")):
             self.cancel_request(params["requestId"])
         return False
 
@@ -64,6 +64,12 @@ class RawTap:
             session_id = result.get("sessionId") or (params or {}).get("sessionId")
             if isinstance(session_id, str):
                 self.models[session_id] = result["models"]
+
+
+def _request_id(value: Any) -> bool:
+    """Only a JSON-RPC id (string or integer) can name a request; any other shape (an object, a list,
+    which cannot even be a dictionary key) names none, so the notification is ignored."""
+    return isinstance(value, str | int) and not isinstance(value, bool)
 
 
 def install(agent: ClientSideConnection, cancel_request: Callable[[Any], object]) -> RawTap:
