@@ -228,6 +228,28 @@ class ToolCallBlock(Block):
         return [_label(f"[{type(item).__name__}]", "nbacp-tool-item")]
 
 
+MAX_DIFF_CHARS = 200_000
+"""A write's diff longer than this is not shown (its +N -M line is)."""
+
+
+class WriteBlock(Block):
+    """A file the agent wrote through the client (``fs/write_text_file``): its path, +N -M and diff."""
+
+    def __init__(self, path: str, old_text: str | None, new_text: str, summary: str) -> None:
+        self.edit = schema.FileEditToolCallContent(type="diff", path=path, old_text=old_text, new_text=new_text)
+        self.summary = summary
+
+    def render(self) -> None:
+        if self.widget is not None:
+            return
+        diff = describe.unified_diff(self.edit) if len(self.edit.new_text) <= MAX_DIFF_CHARS else ""
+        line = describe.clip(f"wrote {self.edit.path} ({self.summary})")
+        items: list[widgets.Widget] = [_label(line, "nbacp-tool-item")]
+        if diff and len(diff) <= MAX_DIFF_CHARS:
+            items.append(_html(render_code(diff, "diff")))
+        self.widget = widgets.VBox(children=tuple(items), _dom_classes=("nbacp-tool-call", "nbacp-write"))
+
+
 class PlanBlock(Block):
     """A plan (entries with priority and status, a markdown plan or a plan file), in place."""
 
