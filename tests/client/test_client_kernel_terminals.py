@@ -50,7 +50,8 @@ def test_stop_button_cancels_the_turn_and_the_agents_kill_ends_the_command(kerne
     error = kernel.error(cell)
     assert error is not None and error["ename"] == "KeyboardInterrupt"
     out = kernel.run("result = await asyncio.wait_for(session.turn.task, 10)\n"
-                     "print(result.stop_reason, json.loads(result.text)[0]['ok']['signal'], len(conn.client.terminals))")
+                     "held = json.loads(result.text)[0]['ok']\n"
+                     "print(result.stop_reason, held['signal'], len(conn.client.terminals))")
     assert out == "cancelled SIGTERM 0\n"
     assert live_in_group(pgid) == []
 
