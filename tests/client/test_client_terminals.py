@@ -140,7 +140,7 @@ async def test_output_streams_into_the_tool_call_live_and_bounded(tmp_path: Path
         go.touch()
         result = await turn
         shown = turn.transcript.terminal_shown(terminal_id)
-    assert shown.endswith("tick2\n\n[exit code 0]") and shown.startswith("… (earlier output not shown")
+    assert shown.endswith("tick2\n[exit code 0]") and shown.startswith("… (earlier output not shown")
     assert len(shown) < SHOWN_CHARS + 200
     [ran] = json.loads(result.text)
     assert len(ran["ok"]["output"]) == len("tick1\n") + 200000 + len("\ntick2\n")

@@ -36,7 +36,7 @@ def test_codex_deltas_stream_into_the_tool_call_and_the_exit_ends_it() -> None:
     view.add(progress("call_1", {"terminal_output_delta": {"terminal_id": "call_1", "data": "tick 2\n"}}))
     view.add(progress("call_1", {"terminal_exit": {"terminal_id": "call_1", "exit_code": 3, "signal": None}},
                       "failed"))
-    assert view.terminal_shown("call_1") == "tick 1\ntick 2\n\n[exit code 3]"
+    assert view.terminal_shown("call_1") == "tick 1\ntick 2\n[exit code 3]"
     view.flush()
     texts = [getattr(w, "value", "") for w in _walk(view)]
     assert any("tick 2" in t for t in texts)
@@ -48,7 +48,7 @@ def test_claude_whole_output_replaces_and_a_cancelled_command_just_ends() -> Non
     view.add(progress("toolu_1", {"terminal_output": {"terminal_id": "toolu_1", "data": "a\nb\n"}}))
     view.add(progress("toolu_1", {"terminal_output": {"terminal_id": "toolu_1", "data": "a\nb\n"}}))
     view.add(progress("toolu_1", {"terminal_exit": {"terminal_id": "toolu_1", "exit_code": None, "signal": None}}))
-    assert view.terminal_shown("toolu_1") == "a\nb\n\n[ended]"
+    assert view.terminal_shown("toolu_1") == "a\nb\n[ended]"
 
 
 def test_a_flood_of_deltas_keeps_only_the_end() -> None:
@@ -66,7 +66,7 @@ def test_malformed_display_meta_is_ignored() -> None:
     view.add(start("c"))
     view.add(progress("c", {"terminal_output_delta": {"terminal_id": 5, "data": "x"},
                             "terminal_output": "nonsense", "terminal_exit": {"terminal_id": "c", "exit_code": "0"}}))
-    assert view.terminal_shown("c") == "\n[ended]"
+    assert view.terminal_shown("c") == "[ended]"
 
 
 def test_a_client_write_is_a_diff_block() -> None:

@@ -44,7 +44,9 @@ class TerminalText:
         head = ""
         if self.dropped or self.truncated:
             head = f"… (earlier output not shown{f': {self.dropped:,} characters' if self.dropped else ''})\n"
-        end = f"\n[{self.exit}]" if self.exit else ""
+        end = ""
+        if self.exit:
+            end = f"[{self.exit}]" if not self.tail or self.tail.endswith("\n") else f"\n[{self.exit}]"
         return head + self.tail + end
 
 
