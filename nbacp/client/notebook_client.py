@@ -66,6 +66,8 @@ log = logging.getLogger(__name__)
 
 FileAccess = bool | Literal["write"]
 """``connect(fs=...)``: True (read and write), "write" (write only) or False (neither)."""
+SHOWN_BYTES = 64 * 1024
+"""How much of a client terminal's output is handed to the turn's view (which shows less)."""
 DISPLAY_TERMINALS = {"terminal_output_delta": True}
 """The ``clientCapabilities._meta`` opt-in to claude-agent-acp's and codex-acp's display terminals
 (docs/files-and-terminals.md, 'Display terminals')."""
@@ -365,9 +367,9 @@ class NotebookClient:
         """New output or an exit: the turn's tool call that embeds the terminal shows it (frames bound the cost)."""
         surface = self.surface_for(session_id)
         show_output = getattr(surface, "terminal_output", None)
-        if show_output is not None:
-            status = terminal.exit_status()
-            show_output(terminal_id, terminal.output, exit_status=status, truncated=terminal.truncated)
+        if show_output is not None:  # only the tail the turn shows: a flood costs O(chunk) here, not O(output)
+            text, omitted = terminal.tail(SHOWN_BYTES)
+            show_output(terminal_id, text, exit_status=terminal.exit_status(), omitted=omitted)
 
     async def aclose(self) -> None:
         await self.terminals.close()

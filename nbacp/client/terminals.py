@@ -51,6 +51,7 @@ class Terminal:
         self.process = process
         self.limit = limit
         self.truncated = False
+        self.total_bytes = 0  # everything the command printed, kept or not
         self._buffer = bytearray()
         self._ended = False  # exited and its output read to the end (or given up on, see kill)
         self._listener = listener
@@ -63,13 +64,12 @@ class Terminal:
     @property
     def output(self) -> str:
         """The kept output, decoded; after a truncation it starts at a character boundary."""
-        data = bytes(self._buffer)
-        if self.truncated:  # drop the continuation bytes a cut left at the start
-            skip = 0
-            while skip < min(3, len(data)) and 0x80 <= data[skip] < 0xC0:
-                skip += 1
-            data = data[skip:]
-        return data.decode("utf-8", errors="replace")
+        return _decode(bytes(self._buffer), cut=self.truncated)
+
+    def tail(self, max_bytes: int) -> tuple[str, int]:
+        """The last ``max_bytes`` of the output (from a character boundary) and how many bytes precede them."""
+        data = bytes(self._buffer[-max_bytes:])
+        return _decode(data, cut=len(data) < self.total_bytes), self.total_bytes - len(data)
 
     def exit_status(self) -> dict[str, Any] | None:
         """``{"exitCode": n, "signal": None}`` or ``{"exitCode": None, "signal": "SIGKILL"}``; None while running."""
@@ -87,6 +87,7 @@ class Terminal:
         assert stream is not None
         try:
             while chunk := await stream.read(READ_CHUNK):
+                self.total_bytes += len(chunk)
                 self._buffer += chunk
                 if len(self._buffer) > self.limit:
                     del self._buffer[: len(self._buffer) - self.limit]
@@ -105,10 +106,9 @@ class Terminal:
                 self._listener = None
 
     async def wait(self) -> dict[str, Any]:
-        await asyncio.shield(self._reader)
-        status = self.exit_status()
-        assert status is not None
-        return status
+        await asyncio.wait({self._reader})  # never raises the reader's end (kill may cancel it)
+        await self.process.wait()
+        return self.exit_status() or {"exitCode": None, "signal": None}
 
     def signal_group(self, sig: int) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -128,6 +128,16 @@ class Terminal:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._reader
+
+
+def _decode(data: bytes, *, cut: bool) -> str:
+    """UTF-8 text; where ``cut``, first drop the continuation bytes a cut left at the start."""
+    if cut:
+        skip = 0
+        while skip < min(3, len(data)) and 0x80 <= data[skip] < 0xC0:
+            skip += 1
+        data = data[skip:]
+    return data.decode("utf-8", errors="replace")
 
 
 _LIVE: weakref.WeakSet[Terminal] = weakref.WeakSet()

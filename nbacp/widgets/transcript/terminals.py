@@ -23,27 +23,22 @@ class TerminalText:
     """The shown tail of one terminal's output, how much was cut, and its exit."""
 
     tail: str = ""
-    dropped: int = 0  # characters before the tail that are no longer shown
-    truncated: bool = False  # the source itself dropped output (outputByteLimit)
+    cut: bool = False  # earlier output is not shown (cut here, or never handed over)
     exit: str | None = None  # "exit code 0", "killed by SIGKILL", ... once it ended
 
-    def replace(self, text: str) -> None:
-        self.dropped = 0
-        self.tail = ""
+    def replace(self, text: str, *, cut: bool = False) -> None:
+        self.tail, self.cut = "", cut
         self.append(text)
 
     def append(self, text: str) -> None:
         self.tail += text
         if len(self.tail) > SHOWN_CHARS:
-            cut = len(self.tail) - SHOWN_CHARS
-            self.dropped += cut
-            self.tail = self.tail[cut:]
+            self.tail = self.tail[len(self.tail) - SHOWN_CHARS :]
+            self.cut = True
 
     def shown(self) -> str:
-        """The text the turn shows: a note of what was cut, the tail, the exit."""
-        head = ""
-        if self.dropped or self.truncated:
-            head = f"… (earlier output not shown{f': {self.dropped:,} characters' if self.dropped else ''})\n"
+        """The text the turn shows: a note that earlier output was cut, the tail, the exit."""
+        head = "… (earlier output not shown)\n" if self.cut else ""
         end = ""
         if self.exit:
             end = f"[{self.exit}]" if not self.tail or self.tail.endswith("\n") else f"\n[{self.exit}]"

@@ -162,12 +162,12 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._schedule()
 
     def terminal_output(
-        self, terminal_id: str, output: str, *, exit_status: dict[str, Any] | None = None, truncated: bool = False
+        self, terminal_id: str, output: str, *, exit_status: dict[str, Any] | None = None, omitted: int = 0
     ) -> None:
-        """Show a client-side terminal's output (the whole kept output) in the tool calls that embed it."""
+        """Show a client-side terminal's output in the tool calls that embed it: ``output`` is its
+        end, after ``omitted`` earlier bytes (not kept, or not handed over)."""
         text = self._terminal_text(terminal_id)
-        text.replace(output)
-        text.truncated = truncated
+        text.replace(output, cut=omitted > 0)
         if exit_status is not None:
             text.exit = exit_line(exit_status.get("exitCode"), exit_status.get("signal"))
         self._terminal_changed(terminal_id)
