@@ -105,6 +105,15 @@ async def test_release_and_session_close_kill_the_whole_group(tmp_path: Path) ->
                             "params": {"sessionId": session.id, "terminalId": created["ok"]}})
         assert not group_alive(pgid)
         assert len(conn.client.terminals) == 0
+        [kept] = await run(session, {"op": "create", "command": "sleep 60 & sleep 60; wait"})
+        other = await conn.new_session(tmp_path)
+        [elsewhere] = await run(other, {"op": "create", "command": "sleep 60"})
+        kept_pgid = conn.client.terminals.get(session.id, kept["ok"]).pid
+        other_pgid = conn.client.terminals.get(other.id, elsewhere["ok"]).pid
+        await conn.close_session(session.id)
+        assert not group_alive(kept_pgid)
+        assert group_alive(other_pgid)  # another session's terminal lives on
+        assert [t.pid for t in conn.client.terminals.live()] == [other_pgid]
 
 
 async def test_the_stop_button_cancels_the_turn_and_the_agents_kill_reaches_the_process(

@@ -99,6 +99,42 @@ async def test_claude_never_calls_fs_or_terminal_and_streams_bash_as_a_display_t
     assert not [a for a in result.answers if a[0] == "write"]  # nothing went through nbacp's fs
 
 
+async def test_claude_stop_button_ends_its_own_long_bash(agents_bin: Path, tmp_path: Path, wire: list[str]) -> None:
+    """nbacp never owns claude's process: the stop button's ``session/cancel`` reaches it through claude,
+    which kills the command itself."""
+    started = tmp_path / "started.pid"
+    command = f"echo $$ > {started}; sleep 60; touch {tmp_path / 'finished.marker'}"
+    calls = [Call("Bash", {"command": command, "description": "Count slowly"}, id="toolu_long")]
+    with AnthropicFake(in_order(calls)) as fake:
+        env = agent_env(tmp_path, {"ANTHROPIC_BASE_URL": fake.url, "ANTHROPIC_API_KEY": "sk-ant-fake",
+                                   "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"})
+        async with nbacp.connect([str(agents_bin / "claude-agent-acp")], env=env, answers=Script([])) as conn:
+            session = await conn.new_session(tmp_path)
+            await session.set_mode("bypassPermissions")
+            turn = session.start("Go ahead.")
+            async with asyncio.timeout(HANG):
+                while not (started.exists() and started.read_text().strip()):
+                    await asyncio.sleep(0.05)
+            pid = int(started.read_text())
+            await session.cancel()  # what the stop button does
+            result = await asyncio.wait_for(turn, HANG)
+            async with asyncio.timeout(HANG):  # claude ends the command; bounded only against a hang
+                while Path(f"/proc/{pid}").exists() and "State:\tZ" not in _status(pid):
+                    await asyncio.sleep(0.05)
+            shown, keys = display_terminal(session, "toolu_long")
+    assert result.stop_reason == "cancelled"
+    assert not (tmp_path / "finished.marker").exists()
+    assert client_calls(wire) == []
+    assert keys[-1] == "terminal_exit" and shown.endswith("[ended]")
+
+
+def _status(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return "State:\tZ"
+
+
 # --- codex-acp -----------------------------------------------------------------------------
 async def test_codex_never_calls_fs_or_terminal_and_streams_commands_live(
     agents_bin: Path, tmp_path: Path, wire: list[str]

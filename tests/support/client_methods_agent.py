@@ -28,7 +28,19 @@ if __name__ == "__main__":  # run as a file: find the support package
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from acp import start_tool_call
-from acp.schema import EnvVariable, PromptResponse, TerminalToolCallContent, ToolCallProgress
+from acp import PROTOCOL_VERSION
+from acp.schema import (
+    AgentCapabilities,
+    ClientCapabilities,
+    CloseSessionResponse,
+    EnvVariable,
+    InitializeResponse,
+    PromptResponse,
+    SessionCapabilities,
+    SessionCloseCapabilities,
+    TerminalToolCallContent,
+    ToolCallProgress,
+)
 from support.agents import _RawAgent
 
 
@@ -41,6 +53,16 @@ class ClientMethodsAgent(_RawAgent):
         self.terminal_ids: list[str] = []
         self.created = asyncio.Event()
         self.cancelled = asyncio.Event()
+
+    async def initialize(
+        self, protocol_version: int, client_capabilities: ClientCapabilities | None = None, **kwargs: Any
+    ) -> InitializeResponse:
+        self.client_capabilities = client_capabilities
+        caps = AgentCapabilities(session_capabilities=SessionCapabilities(close=SessionCloseCapabilities()))
+        return InitializeResponse(protocol_version=PROTOCOL_VERSION, agent_capabilities=caps)
+
+    async def close_session(self, session_id: str, **kwargs: Any) -> CloseSessionResponse:
+        return CloseSessionResponse()
 
     async def cancel(self, session_id: str, **kwargs: Any) -> None:
         self.cancelled.set()
