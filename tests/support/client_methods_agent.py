@@ -27,8 +27,7 @@ from typing import Any
 if __name__ == "__main__":  # run as a file: find the support package
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from acp import start_tool_call
-from acp import PROTOCOL_VERSION
+from acp import PROTOCOL_VERSION, start_tool_call
 from acp.schema import (
     AgentCapabilities,
     ClientCapabilities,
