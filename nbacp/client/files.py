@@ -5,8 +5,8 @@ session's roots (its ``cwd`` and additional directories), checked after every sy
 resolved, so a link inside the project that points outside it is refused. A read returns UTF-8
 text of at most ``MAX_READ_BYTES``; anything else (outside, missing, not text, too large, a
 directory) is a JSON-RPC error whose message says why, because that message is all the agent's
-model learns. A write never replaces a notebook the person has open (the running notebook,
-from the kernel's ``JPY_SESSION_NAME``): two writers on one ``.ipynb`` lose one side's work.
+model learns. A write never replaces a notebook the person has open
+(``nbacp.client.open_notebooks``): two writers on one ``.ipynb`` lose one side's work.
 Writes are atomic (a temporary file in the same folder, then a rename) and keep the file's mode.
 
 No card is shown per read or write: consent is the agent's own permission request, as in the
@@ -129,8 +129,8 @@ def write_text(path: str, content: str, roots: Sequence[Path], protected: Iterab
     if real in {Path(os.path.realpath(p)) for p in protected}:
         raise refusal(
             path, "notebook_open",
-            f"Refused: {path} is the notebook open in Jupyter, which this kernel runs; writing it would "
-            "overwrite the person's unsaved work. Ask the person to make the change, or use the kernel tools.",
+            f"Refused: {path} is a notebook open in Jupyter; writing it would overwrite the person's "
+            "unsaved work. Ask the person to make the change, or use the kernel tools.",
         )
     if real.is_dir():
         raise refusal(path, "is_directory", f"Refused: {path} is a directory, not a file.")
@@ -192,18 +192,3 @@ def _umask() -> int:
     os.umask(old)
     return old
 
-
-def running_notebooks(environ: dict[str, str] | None = None, cwd: str | None = None) -> set[Path]:
-    """The notebook this kernel runs, from ``JPY_SESSION_NAME`` (set by jupyter_server).
-
-    jupyter_server sets it to the notebook's path: absolute, or relative to the server's root
-    (docs/files-and-terminals.md, 'The notebook guard'); the kernel starts in the notebook's
-    folder, so a relative one is looked up there by its file name too.
-    """
-    env = os.environ if environ is None else environ
-    name = env.get("JPY_SESSION_NAME", "")
-    if not name:
-        return set()
-    here = Path(cwd or os.getcwd())
-    candidates = {Path(name)} if os.path.isabs(name) else {here / name, here / Path(name).name}
-    return {Path(os.path.realpath(p)) for p in candidates}

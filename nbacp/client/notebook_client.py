@@ -52,8 +52,8 @@ from acp.schema import (
     WriteTextFileResponse,
 )
 
-from nbacp import widgets
-from nbacp.client import files
+from nbacp import kernel, widgets
+from nbacp.client import files, open_notebooks
 from nbacp.client.terminals import Terminal, Terminals
 from nbacp.client.wire import extensions, raw_tap
 from nbacp.client.wire.budget import answer_problem
@@ -312,7 +312,7 @@ class NotebookClient:
 
     async def write_text_file(self, session_id: str, path: str, content: str, **kwargs: Any) -> WriteTextFileResponse:
         roots = self._roots(session_id, "fs/write_text_file", self.fs_write)
-        written = await asyncio.to_thread(files.write_text, path, content, roots, files.running_notebooks())
+        written = await asyncio.to_thread(_write, path, content, roots, kernel.kernel_id())
         surface = self.surface_for(session_id)
         if surface is not None:  # the turn shows the write as a diff block; its record keeps the line
             show_write = getattr(surface, "file_written", None)
@@ -377,6 +377,11 @@ class NotebookClient:
             task.cancel()
         if self._policy_tasks:
             await asyncio.gather(*self._policy_tasks, return_exceptions=True)
+
+
+def _write(path: str, content: str, roots: Sequence[Path], kernel_id: str | None) -> files.Written:
+    """In a worker thread: which notebooks are open (a local HTTP call), then the write."""
+    return files.write_text(path, content, roots, open_notebooks.protected_notebooks(kernel_id))
 
 
 async def _guard_policy(card: Card[Any], outcome: Awaitable[Any]) -> None:

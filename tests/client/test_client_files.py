@@ -19,7 +19,7 @@ from support import SUPPORT
 from support.client_methods_agent import ClientMethodsAgent
 
 import nbacp
-from nbacp.client import files
+from nbacp.client import files, open_notebooks
 
 AGENT = SUPPORT / "client_methods_agent.py"
 
@@ -172,6 +172,6 @@ async def test_fs_off_is_not_advertised_and_answers_method_not_found(fs: Any, pr
 
 def test_running_notebook_from_a_relative_session_name(tmp_path: Path) -> None:
     """jupyter_server gives the path relative to its root; the kernel runs in the notebook's folder."""
-    found = files.running_notebooks({"JPY_SESSION_NAME": "work/analysis.ipynb"}, cwd=str(tmp_path))
+    found = open_notebooks.running_notebook({"JPY_SESSION_NAME": "work/analysis.ipynb"}, cwd=str(tmp_path))
     assert Path(os.path.realpath(tmp_path / "analysis.ipynb")) in found
-    assert files.running_notebooks({}, cwd=str(tmp_path)) == set()
+    assert open_notebooks.running_notebook({}, cwd=str(tmp_path)) == set()
