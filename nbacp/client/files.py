@@ -70,6 +70,8 @@ def read_text(path: str, roots: Sequence[Path], line: int | None = None, limit: 
     real = resolve_inside(path, roots)
     if real.is_dir():
         raise refusal(path, "is_directory", f"Refused: {path} is a directory, not a file.")
+    if real.exists() and not real.is_file():  # a FIFO or a device would block or never end
+        raise refusal(path, "not_a_file", f"Refused: {path} is not a regular file.")
     start = max((line or 1) - 1, 0)
     taken: list[str] = []
     size = 0

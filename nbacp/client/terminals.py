@@ -186,9 +186,10 @@ class Terminals:
                 *argv, cwd=str(where), env=child_environment(overrides), stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, start_new_session=True,
             )
-        except OSError as exc:
-            raise RequestError(REFUSED, f"Could not start {command!r}: {exc.strerror or exc}.",
-                               {"reason": "start_failed"}) from None
+        except (OSError, ValueError) as exc:  # not found, not executable; a NUL or "=" in a name
+            why = getattr(exc, "strerror", None) or str(exc)
+            message = f"Could not start {command[:200]!r}: {why}."
+            raise RequestError(REFUSED, message, {"reason": "start_failed"}) from None
         terminal = Terminal(session_id, f"term-{uuid.uuid4().hex[:12]}", process, limit, self.listener)
         self._terminals[terminal.id] = terminal
         _LIVE.add(terminal)

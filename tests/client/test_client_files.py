@@ -71,6 +71,7 @@ async def test_every_read_refusal_says_why(conn: Any, project: Path, tmp_path: P
     (project / "data.bin").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe")
     (project / "nul.txt").write_bytes(b"text\x00more\n")
     (project / "big.txt").write_text("line\n" * (files.MAX_READ_BYTES // 4))
+    os.mkfifo(project / "pipe")
     session = await conn.new_session(project)
     outcomes = await run(
         session,
@@ -84,8 +85,9 @@ async def test_every_read_refusal_says_why(conn: Any, project: Path, tmp_path: P
         {"op": "read", "path": str(project / "big.txt")},
         {"op": "read", "path": str(project / "big.txt"), "line": 1, "limit": 3},
         {"op": "read", "path": str(project)},
+        {"op": "read", "path": str(project / "pipe")},
     )
-    outside, link, dotdot, relative, missing, binary, nul, big, big_part, directory = outcomes
+    outside, link, dotdot, relative, missing, binary, nul, big, big_part, directory, fifo = outcomes
     assert "outside the session's folders" in refused(outside, "outside_roots")
     assert "resolves to" in refused(link, "outside_roots") and str(tmp_path / "secret.txt") in link["error"]["message"]
     refused(dotdot, "outside_roots")
@@ -96,6 +98,7 @@ async def test_every_read_refusal_says_why(conn: Any, project: Path, tmp_path: P
     assert f"{files.MAX_READ_BYTES:,} bytes" in refused(big, "too_large")
     assert big_part == {"ok": "line\nline\nline\n"}
     refused(directory, "is_directory")
+    refused(fifo, "not_a_file")  # opening it would wait for a writer forever
     assert all(o["error"]["code"] == -32602 for o in outcomes if o is not missing and "error" in o)
 
 

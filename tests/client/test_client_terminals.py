@@ -81,11 +81,17 @@ async def test_refusals_cwd_outside_unknown_terminal_and_too_many(tmp_path: Path
             session,
             {"op": "run", "command": "true", "cwd": "/"},
             {"op": "raw", "method": "terminal/output", "params": {"sessionId": session.id, "terminalId": "nope"}},
+            {"op": "run", "command": "no-such-command-here", "args": ["x"]},
+            {"op": "run", "command": "true", "env": {"A=B": "1"}},
+            {"op": "raw", "method": "terminal/create", "params": {"sessionId": session.id, "command": 7}},
             {"op": "create", "command": "sleep 60"},
             {"op": "create", "command": "sleep 60"},
             {"op": "create", "command": "sleep 60"},
         )
-        outside, unknown, first, second, third = outcomes
+        outside, unknown, missing, bad_env, malformed, first, second, third = outcomes
+        assert "Could not start 'no-such-command-here'" in missing["error"]["message"]
+        assert bad_env["error"]["data"]["reason"] == "start_failed"
+        assert malformed["error"]["code"] == -32602  # the SDK's "Invalid params"
         assert "2 terminals are already open" in third["error"]["message"]
         assert outside["error"]["data"]["reason"] == "outside_roots"
         assert unknown["error"]["data"]["reason"] == "unknown_terminal"
