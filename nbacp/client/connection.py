@@ -24,7 +24,7 @@ from nbacp import kernel
 from nbacp._version import __version__
 from nbacp.client import auth
 from nbacp.client.lifecycle import SessionLifecycle
-from nbacp.client.notebook_client import AnswerPolicy, NotebookClient
+from nbacp.client.notebook_client import AnswerPolicy, FileAccess, NotebookClient
 from nbacp.client.session import Session
 from nbacp.client.settings import SessionSettings
 from nbacp.client.tools import acp_transport
@@ -168,6 +168,8 @@ def connect(
     name: str | None = None,
     max_message_bytes: int = transports.MAX_MESSAGE_BYTES,
     timeout: float | None = 60.0,
+    fs: FileAccess = True,
+    terminal: bool = True,
 ) -> _Connecting:
     """Connect to an agent: ``conn = await nbacp.connect(target)``.
 
@@ -182,10 +184,15 @@ def connect(
     overrides variables, and a value of None removes one (``env={"OPENAI_API_KEY": None}``).
     It runs in its own process group, so the kernel's stop button never signals it, and its
     stderr is kept (last ~200 lines) as ``conn.stderr``.
+
+    ``fs`` and ``terminal`` choose what the agent may ask of this kernel: reading and writing
+    files inside the session's folders (``fs="write"``: writing only) and running commands whose
+    output streams into the turn (nbacp.client.files, nbacp.client.terminals). False does not
+    advertise them, and the agent uses its own tools instead.
     """
     kwargs = dict(
         answers=answers, token=token, headers=headers, env=env, cwd=cwd, name=name,
-        max_message_bytes=max_message_bytes, timeout=timeout,
+        max_message_bytes=max_message_bytes, timeout=timeout, fs=fs, terminal=terminal,
     )
     return _Connecting(target, kwargs)
 
@@ -201,11 +208,13 @@ async def _open(
     name: str | None,
     max_message_bytes: int,
     timeout: float | None,
+    fs: FileAccess,
+    terminal: bool,
 ) -> Connection:
     kernel.ensure_comm_status()
     kernel.ensure_stream_replies()  # or ipykernel 7.0-7.3 can leave a request unread
-    client = NotebookClient(answers=answers, agent_name=name)
-    acp_client = cast(Client, client)  # the SDK's Client protocol: the methods nbacp implements (no fs, no terminal)
+    client = NotebookClient(answers=answers, agent_name=name, fs=fs, terminal=terminal)
+    acp_client = cast(Client, client)  # the SDK's Client protocol: the methods nbacp implements
     stack = contextlib.AsyncExitStack()
     process: AgentProcess | None = None
     # The kernel tools' mcp/* messages (MCP over ACP): defined by the SDK but not routed by it.
@@ -231,7 +240,7 @@ async def _open(
                 init = await asyncio.wait_for(
                     agent.initialize(
                         protocol_version=PROTOCOL_VERSION,
-                        client_capabilities=NotebookClient.capabilities(),
+                        client_capabilities=client.capabilities(),
                         client_info=CLIENT_INFO,
                     ),
                     timeout,

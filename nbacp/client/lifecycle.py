@@ -95,23 +95,31 @@ class SessionLifecycle:
         *,
         mcp_servers: list[Any] | None = None,
         tools: KernelTools | None = None,
+        additional_directories: list[str | os.PathLike[str]] | None = None,
     ) -> Session:
-        """A new session; ``tools=nbacp.kernel_tools()`` gives the agent this kernel as an MCP server."""
+        """A new session; ``tools=nbacp.kernel_tools()`` gives the agent this kernel as an MCP server.
+
+        ``additional_directories`` are sent to the agent and, with ``cwd``, are the folders it may
+        read, write and run commands in through nbacp (nbacp.client.files).
+        """
         path = os.path.abspath(os.fspath(cwd))
+        extra = [os.path.abspath(os.fspath(p)) for p in additional_directories or []]
         tool_server = await tools.start(self.client, self.agent_capabilities) if tools is not None else None
         servers = [*(mcp_servers or []), *([tool_server.entry()] if tool_server is not None else [])]
         try:
             response = await self._interruptible(
                 auth.retrying(
                     self,  # type: ignore[arg-type]
-                    lambda: self.agent.new_session(cwd=path, mcp_servers=servers),
+                    lambda: self.agent.new_session(
+                        cwd=path, mcp_servers=servers, **({"additional_directories": extra} if extra else {})
+                    ),
                 )
             )
         except BaseException:
             if tool_server is not None:
                 await tool_server.close()
             raise
-        session = self._adopt(response.session_id, path, response)
+        session = self._adopt(response.session_id, path, response, extra)
         if tool_server is not None:
             tool_server.bind(session.id)
             session.tools = tool_server
@@ -141,6 +149,7 @@ class SessionLifecycle:
         history = Transcript(prompt=f"(history of session {session_id})")
         history.add_class("nbacp-history")
         show(history)
+        self.client.set_roots(session_id, path)  # the replay may already read files
         self.client.attach(session_id, history)
         try:
             response = await self._interruptible(
@@ -196,11 +205,13 @@ class SessionLifecycle:
         closed = [s for s in self.sessions if s.id == session_id]
         self.sessions = [s for s in self.sessions if s.id != session_id]
         self.client.cancel_cards("the session was closed", session_id)
+        await self.client.terminals.close(session_id)  # its commands end with it (nbacp.client.terminals)
         for session in closed:  # its kernel tools (an MCP server) serve nobody now
             if session.tools is not None:
                 await session.tools.close()
 
-    def _adopt(self, session_id: str, cwd: str, response: Any) -> Session:
+    def _adopt(self, session_id: str, cwd: str, response: Any, additional: list[str] | None = None) -> Session:
+        self.client.set_roots(session_id, cwd, additional or [])
         models = self.tap.models.pop(session_id, None) if self.tap is not None else None
         self.settings_for(session_id).apply_response(response, models)
         session = Session(self, session_id, cwd, response)  # type: ignore[arg-type]

@@ -4,7 +4,7 @@ Modules: :mod:`.versions` (which kernel, what it can do), :mod:`.forwarding` (co
 let through while a cell waits, ipykernel < 7.4), :mod:`.status` (busy/idle that keeps the
 status bar "Busy" under an awaiting cell), :mod:`.interrupt` (the stop button during a wait),
 :mod:`.edits` (edits the front end may still hold back), :mod:`.replies` (7.0-7.3's stranded
-shell requests).
+shell requests), :mod:`.identity` (this kernel's id, as its Jupyter server knows it).
 
 Facts this package encodes (docs/kernels.md): on ipykernel >= 7.4 widget comm
 messages are dispatched while an async cell holds the shell, so a cell can ``await`` a widget;
@@ -26,6 +26,7 @@ from nbacp.kernel.edits import (
     track_front_end_edits,
 )
 from nbacp.kernel.forwarding import can_await_widgets, cell_wait_refusal
+from nbacp.kernel.identity import kernel_id
 from nbacp.kernel.interrupt import (
     INTERRUPT_CALLBACK_TIMEOUT,
     INTERRUPTED_MESSAGE,
@@ -55,6 +56,7 @@ __all__ = [
     "in_cell_task",
     "refuse_to_wait_in_cell",
     "ipykernel_version",
+    "kernel_id",
     "older_kernel_message",
     "run_sync",
     "running_in_kernel",

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from nbacp.render.markdown import render_markdown
+from nbacp.render.turn_record_text import LABELS
 
 NO_MATH_CLASSES = "tex2jax_ignore mathjax_ignore"
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -53,7 +54,7 @@ def record_html(
     parts.append("</div>")
     rows = []
     for kind, question, answer in answers:
-        label, verdict = ("Permission", "Decision") if kind == "permission" else ("Question", "Answer")
+        label, verdict = LABELS.get(kind, ("Question", "Answer"))
         rows.append(
             f"<li><strong>{label}:</strong> {_text(question)}<br><strong>{verdict}:</strong> {_text(answer)}</li>"
         )

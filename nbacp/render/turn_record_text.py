@@ -22,6 +22,8 @@ from nbacp.render.safe_text import no_math_markdown, safe_text
 _PUNCT = re.compile("([" + re.escape(string.punctuation) + "])")
 _LEAD = re.compile(r"^[ \t]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+LABELS = {"permission": ("Permission", "Decision"), "write": ("File written", "Change")}
+"""How the record names each kind of answer-like entry; anything else is a question and its answer."""
 
 
 def _line(line: str) -> str:
@@ -55,8 +57,7 @@ def record_markdown(
     parts = ["**You:**", inert_markdown(prompt) or "*(empty prompt)*", "**Agent:**"]
     parts.append(inert_markdown(text) or "*(no message text)*")
     for kind, question, answer in answers:
-        label = "Permission" if kind == "permission" else "Question"
-        verdict = "Decision" if kind == "permission" else "Answer"
+        label, verdict = LABELS.get(kind, ("Question", "Answer"))
         parts.append(f"**{label}:** {inert_markdown(question)}  \n**{verdict}:** {inert_markdown(answer)}")
     ended = inert_markdown(stop_reason) if stop_reason else "not finished"
     parts.append(f"*Stop reason: {ended}*")
@@ -72,7 +73,7 @@ def record_text(
     """The same record as plain text, for ``text/plain`` (terminals, nbval's stored outputs)."""
     lines = [f"You: {prompt.strip()}", f"Agent: {text.strip() or '(no message text)'}"]
     for kind, question, answer in answers:
-        label, verdict = ("Permission", "Decision") if kind == "permission" else ("Question", "Answer")
+        label, verdict = LABELS.get(kind, ("Question", "Answer"))
         lines.append(f"{label}: {question.strip()}\n  {verdict}: {answer.strip()}")
     lines.append(f"Stop reason: {stop_reason or 'not finished'}")
     return _CONTROL.sub("", safe_text("\n".join(lines)))

@@ -31,11 +31,11 @@ async def wait_for(predicate: Any, what: str, timeout: float = 10.0) -> Any:
     return value
 
 
-def test_capabilities_advertise_only_elicitation() -> None:
-    caps = nbacp.NotebookClient.capabilities().model_dump(by_alias=True, exclude_none=True)
+def test_capabilities_advertise_elicitation_files_and_terminals() -> None:
+    caps = nbacp.NotebookClient().capabilities().model_dump(by_alias=True, exclude_none=True)
     assert caps["elicitation"] == {"form": {}, "url": {}}
-    assert caps.get("fs", {}).get("readTextFile") in (None, False)
-    assert caps.get("terminal") in (None, False)
+    assert caps["fs"] == {"readTextFile": True, "writeTextFile": True}
+    assert caps["terminal"] is True
 
 
 async def test_ask_choice_enum_value_comes_back_typed() -> None:

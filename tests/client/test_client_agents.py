@@ -80,7 +80,7 @@ async def test_an_agent_that_dies_at_start_says_why() -> None:
 
 
 def test_client_advertises_boolean_options_and_no_terminal_auth() -> None:
-    caps = nbacp.NotebookClient.capabilities().model_dump(by_alias=True, exclude_none=True)
+    caps = nbacp.NotebookClient().capabilities().model_dump(by_alias=True, exclude_none=True)
     assert caps["auth"] == {"terminal": False}
     assert caps["session"] == {"configOptions": {"boolean": {}}}
 

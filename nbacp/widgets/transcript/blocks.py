@@ -147,6 +147,7 @@ class ToolCallBlock(Block):
         self._terminals = terminals
         self._content_dirty = True
         self._shown_terminals: dict[str, str] = {}
+        self._terminal_views: dict[str, widgets.HTML] = {}  # updated in place while a command streams
         self._header: widgets.Label | None = None
         self._where: widgets.Label | None = None
         self._content: widgets.VBox | None = None
@@ -192,12 +193,19 @@ class ToolCallBlock(Block):
         if self._where.value != where:
             self._where.value = where
         terminals = {tid: self._terminals.get(tid, "") for tid in self.terminal_ids()}
-        if self._content_dirty or terminals != self._shown_terminals:
+        if self._content_dirty:
             self._content_dirty = False
             self._shown_terminals = terminals
+            self._terminal_views = {}
             old = list(self._content.children)
             self._content.children = tuple(w for item in self.content for w in self._item(item))
             _close_all(old)
+        elif terminals != self._shown_terminals:  # new output only: one value per terminal, no new widgets
+            for terminal_id, text in terminals.items():
+                view = self._terminal_views.get(terminal_id)
+                if view is not None and text != self._shown_terminals.get(terminal_id):
+                    view.value = render_code(text) if text else ""
+            self._shown_terminals = terminals
 
     def _item(self, item: Any) -> list[widgets.Widget]:
         if isinstance(item, schema.ContentToolCallContent):
@@ -220,12 +228,32 @@ class ToolCallBlock(Block):
                 _html(render_code(diff, "diff")),
             ]
         if isinstance(item, schema.TerminalToolCallContent):
-            out: list[widgets.Widget] = [_label(describe.clip(f"terminal {item.terminal_id}"), "nbacp-tool-item")]
             text = self._terminals.get(item.terminal_id)
-            if text:
-                out.append(_html(render_code(text)))
-            return out
+            view = self._terminal_views[item.terminal_id] = _html(render_code(text) if text else "")
+            return [_label(describe.clip(f"terminal {item.terminal_id}"), "nbacp-tool-item"), view]
         return [_label(f"[{type(item).__name__}]", "nbacp-tool-item")]
+
+
+MAX_DIFF_CHARS = 200_000
+"""A write's diff longer than this is not shown (its +N -M line is)."""
+
+
+class WriteBlock(Block):
+    """A file the agent wrote through the client (``fs/write_text_file``): its path, +N -M and diff."""
+
+    def __init__(self, path: str, old_text: str | None, new_text: str, summary: str) -> None:
+        self.edit = schema.FileEditToolCallContent(type="diff", path=path, old_text=old_text, new_text=new_text)
+        self.summary = summary
+
+    def render(self) -> None:
+        if self.widget is not None:
+            return
+        diff = describe.unified_diff(self.edit) if len(self.edit.new_text) <= MAX_DIFF_CHARS else ""
+        line = describe.clip(f"wrote {self.edit.path} ({self.summary})")
+        items: list[widgets.Widget] = [_label(line, "nbacp-tool-item")]
+        if diff and len(diff) <= MAX_DIFF_CHARS:
+            items.append(_html(render_code(diff, "diff")))
+        self.widget = widgets.VBox(children=tuple(items), _dom_classes=("nbacp-tool-call", "nbacp-write"))
 
 
 class PlanBlock(Block):

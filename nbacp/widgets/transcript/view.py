@@ -27,7 +27,9 @@ from nbacp.widgets.transcript.blocks import (
     MessageBlock,
     PlanBlock,
     ToolCallBlock,
+    WriteBlock,
 )
+from nbacp.widgets.transcript.terminals import TerminalText, display_updates, exit_line
 
 FRAME = 0.05
 _CHUNK_ROLE: dict[type, str] = {
@@ -80,7 +82,8 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._plans: dict[str, PlanBlock] = {}
         self._lines: dict[str, LineBlock] = {}
         self._unsupported: dict[str, int] = {}
-        self._terminals: dict[str, str] = {}
+        self._terminals: dict[str, str] = {}  # what each terminal's tool calls show (terminals.TerminalText.shown)
+        self._terminal_texts: dict[str, TerminalText] = {}
         self._handle: asyncio.TimerHandle | None = None
         self._last_frame: float | None = None
         # the person's text, through the same sanitizing render all the same
@@ -158,13 +161,52 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._line("connection-log", describe.clip(f"Connection: {text}"))
         self._schedule()
 
-    def terminal_output(self, terminal_id: str, output: str) -> None:
-        """Show a client-side terminal's output in the tool calls that embed it."""
-        self._terminals[terminal_id] = output
+    def terminal_output(
+        self, terminal_id: str, output: str, *, exit_status: dict[str, Any] | None = None, omitted: int = 0
+    ) -> None:
+        """Show a client-side terminal's output in the tool calls that embed it: ``output`` is its
+        end, after ``omitted`` earlier bytes (not kept, or not handed over)."""
+        text = self._terminal_text(terminal_id)
+        text.replace(output, cut=omitted > 0)
+        if exit_status is not None:
+            text.exit = exit_line(exit_status.get("exitCode"), exit_status.get("signal"))
+        self._terminal_changed(terminal_id)
+        self._schedule()
+
+    def terminal_shown(self, terminal_id: str) -> str:
+        """What the turn shows of a terminal: the end of its output and its exit ("" if none yet)."""
+        return self._terminals.get(terminal_id, "")
+
+    def file_written(self, path: str, old_text: str | None, new_text: str, summary: str) -> None:
+        """A file the agent wrote through the client: a diff block in the turn."""
+        self._text_break = True
+        self._close_message()
+        self._append(WriteBlock(path, old_text, new_text, summary))
+        self._schedule()
+
+    def _terminal_text(self, terminal_id: str) -> TerminalText:
+        text = self._terminal_texts.get(terminal_id)
+        if text is None:
+            text = self._terminal_texts[terminal_id] = TerminalText()
+        return text
+
+    def _terminal_changed(self, terminal_id: str) -> None:
+        self._terminals[terminal_id] = self._terminal_texts[terminal_id].shown()
         for block in self._tools.values():
             if terminal_id in block.terminal_ids():
                 self._mark(block)
-        self._schedule()
+
+    def _display_terminal(self, meta: Any) -> None:
+        """claude-agent-acp's and codex-acp's display terminals (docs/files-and-terminals.md)."""
+        for terminal_id, kind, value in display_updates(meta):
+            text = self._terminal_text(terminal_id)
+            if kind == "output":
+                text.replace(value)
+            elif kind == "delta":
+                text.append(value)
+            else:
+                text.exit = value
+            self._terminal_changed(terminal_id)
 
     def cancel_tools(self) -> None:
         """The person cancelled the turn: its unfinished tool calls show as cancelled, not failed."""
@@ -265,6 +307,7 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
                 self._append(block)
             block.merge(update, cancelling=self._cancelling)
             self._mark(block)
+            self._display_terminal(update.field_meta)
         elif isinstance(update, schema.AgentPlanUpdate):
             self._plan("").set_entries(update.entries)
         elif isinstance(update, schema.AgentPlanContentUpdate):
