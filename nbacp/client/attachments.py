@@ -25,8 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acp.helpers import embedded_text_resource, image_block, resource_block, resource_link_block, text_block
-
+from nbacp.client.wire.sdk_compat import embedded_text_block, image_block, resource_link_block, text_block
 from nbacp.errors import NbacpError
 
 MAX_ROWS = 20
@@ -137,7 +136,7 @@ def _table(df: Any, name: str, max_rows: int, max_chars: int) -> Attachment:
     detail = f"{rows:,} rows x {columns:,} columns"
     if rows > max_rows:
         detail += f", first {max_rows:,} sent"
-    block = resource_block(embedded_text_resource(f"nbacp://variables/{name}", text, mime_type="text/csv"))
+    block = embedded_text_block(f"nbacp://variables/{name}", text, mime_type="text/csv")
     return Attachment(name, "table", len(text.encode()), detail, block)
 
 
@@ -178,7 +177,7 @@ def _file(path: Path, embed: bool, embed_limit: int) -> Attachment:
         except (UnicodeDecodeError, OSError):
             text = None
         if text is not None:
-            embedded = resource_block(embedded_text_resource(uri, text, mime_type=mime or "text/plain"))
+            embedded = embedded_text_block(uri, text, mime_type=mime or "text/plain")
             return Attachment(path.name, "file", size, mime or "text/plain", embedded)
     link = resource_link_block(resolved.name, uri, mime_type=mime, size=size)
     return Attachment(path.name, "link", size, mime or "", link)

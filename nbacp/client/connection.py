@@ -89,7 +89,13 @@ class Connection(SessionLifecycle):
 
     @property
     def auth_methods(self) -> list[Any]:
-        """The authentication methods the agent listed in ``initialize`` (id, name, description, type)."""
+        """The authentication methods the agent listed in ``initialize`` (id, name, description, type).
+
+        Read from the raw ``initialize`` result (``auth.AuthMethod``) when the raw tap saw it:
+        SDK 1.0 parses a method without ``type`` as a terminal sign-in (docs/protocol.md, 'Two SDK lines').
+        """
+        if self.tap is not None and self.tap.auth_methods is not None:
+            return [auth.AuthMethod.from_wire(m) for m in self.tap.auth_methods]
         return list(getattr(self.initialize_response, "auth_methods", None) or [])
 
     async def authenticate(self, method_id: str) -> Any:
