@@ -26,6 +26,8 @@ from http import HTTPStatus
 from typing import Any
 from urllib.parse import urlsplit
 
+from nbacp.demo.agent import demo_agent
+
 READY_PREFIX = "nbacp demo agent listening on "
 TOKEN_PREFIX = "nbacp demo agent token: "
 TOKEN_ENV = "NBACP_DEMO_TOKEN"
@@ -99,8 +101,6 @@ async def serve(
     host: str, port: int, token: str, mount: str, allow_origins: Sequence[str] = (), *, show_token: bool = False
 ) -> None:
     from acpremote import TransportOptions, serve_acp
-
-    from nbacp.demo.agent import demo_agent
 
     server = await serve_acp(
         demo_agent(),

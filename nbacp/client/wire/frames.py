@@ -1,4 +1,4 @@
-"""Reading newline-delimited JSON-RPC frames (stdio, and acpremote's websocket bridge) safely.
+"""Reading newline-delimited JSON-RPC frames (stdio, and acpremote's websocket) safely.
 
 The SDK's ``NdjsonTransport`` parses each line with ``json.loads`` and, when that fails, logs a
 traceback and drops the line. Two cases need more than that:
@@ -10,15 +10,15 @@ traceback and drops the line. Two cases need more than that:
 - A line that is not JSON at all is dropped with one line in the connection's log instead of
   a traceback in the person's cell.
 
-``install`` swaps the connection's transport for ``SafeFrames`` around the SDK's own reader,
-so framing, buffering and EOF stay the SDK's.
+``install`` swaps the connection's transport for ``SafeFrames`` around the SDK's own reader
+(or the websocket transport's ``read_line``), so framing, buffering and EOF stay the transport's.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Protocol
 
 from nbacp.client.wire import sdk_connection
 from nbacp.client.wire.connection_log import ConnectionLog
@@ -28,12 +28,27 @@ _ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")')
 _HEAD = re.compile(rb'^\s*\{[^{\[]*')  # the top-level object up to its first nested value
 
 
+class LineTransport(Protocol):
+    """A message transport that can also hand out its raw lines (nbacp's websocket transport)."""
+
+    async def read_line(self) -> bytes: ...
+
+    async def send(self, message: dict[str, Any]) -> None: ...
+
+    async def close(self) -> None: ...
+
+
 class SafeFrames:
     """A message transport over the SDK's ``NdjsonTransport`` that never drops a request silently."""
 
-    def __init__(self, inner: NdjsonTransport, conn_log: ConnectionLog) -> None:
+    def __init__(self, inner: NdjsonTransport | LineTransport, conn_log: ConnectionLog) -> None:
         self._inner = inner
         self._log = conn_log
+
+    async def _read_line(self) -> bytes:
+        if isinstance(self._inner, NdjsonTransport):
+            return await sdk_connection.read_line(self._inner)
+        return await self._inner.read_line()
 
     async def send(self, message: dict[str, Any]) -> None:
         await self._inner.send(message)
@@ -43,7 +58,7 @@ class SafeFrames:
 
     async def receive(self) -> dict[str, Any] | None:
         while True:
-            line = await sdk_connection.read_line(self._inner)
+            line = await self._read_line()
             if not line:
                 return None
             line = line.strip()

@@ -15,8 +15,7 @@ from acp.agent.connection import AgentSideConnection
 from acp.client.connection import ClientSideConnection
 from acp.interfaces import Client
 
-from nbacp.client.wire import process, sdk_compat, sdk_connection
-from nbacp.client.wire import websocket as ws_transport
+from nbacp.client.wire import process, sdk_compat, sdk_connection, ws_link
 from nbacp.errors import ConnectError
 
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
@@ -65,13 +64,13 @@ async def websocket(
 ) -> tuple[ClientSideConnection, RemoteLimits]:
     """The connection, and what to tell the person when the websocket closes over a size limit.
 
-    Speaks acpremote's wire (nbacp.client.wire.websocket); the server's own limit comes from
+    Speaks acpremote's wire (nbacp.client.wire.ws_link); the server's own limit comes from
     its metadata, read after the socket is open.
     """
     from websockets.exceptions import InvalidStatus, WebSocketException
 
     try:
-        transport = await ws_transport.open_transport(url, token, headers, max_message_bytes)
+        transport = await ws_link.open_transport(url, token, headers, max_message_bytes)
     except InvalidStatus as exc:
         status = exc.response.status_code
         if status in (401, 403):
@@ -84,7 +83,7 @@ async def websocket(
     stack.push_async_callback(transport.close)
     conn = ClientSideConnection(client, transport, use_unstable_protocol=True)
     stack.push_async_callback(sdk_compat.close, conn)
-    server_max = await ws_transport.server_max_size(url, headers)
+    server_max = await ws_link.server_max_size(url, headers)
     return conn, RemoteLimits(transport.websocket, max_message_bytes, server_max)
 
 

@@ -15,6 +15,7 @@ import contextlib
 import http.client
 import json
 import logging
+from collections import deque
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -29,10 +30,28 @@ MAX_QUEUE = 16
 
 
 class WebSocketTransport:
-    """One websocket as the SDK's transport: one JSON-RPC message per text frame, both ways."""
+    """One websocket as the SDK's transport: one JSON-RPC message per text frame, both ways.
+
+    The guard reads it line by line (``read_line``, as acpremote's own client bridges frames
+    into the SDK's newline reader) through ``frames.SafeFrames``; ``receive`` is the plain way.
+    """
 
     def __init__(self, websocket: ClientConnection) -> None:
         self.websocket = websocket
+        self._lines: deque[bytes] = deque()
+
+    async def read_line(self) -> bytes:
+        """The next line of the incoming text frames (a frame may hold several); b"" once closed."""
+        while not self._lines:
+            try:
+                frame = await self.websocket.recv()
+            except ConnectionClosed:
+                return b""
+            if isinstance(frame, bytes):
+                log.debug("ignored a binary websocket frame (%d bytes)", len(frame))
+                continue
+            self._lines.extend(part.encode("utf-8", "surrogatepass") + b"\n" for part in frame.split("\n"))
+        return self._lines.popleft()
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.websocket.send(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
