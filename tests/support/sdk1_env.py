@@ -4,7 +4,8 @@
 gets nbacp's runtime dependencies and the ``tools`` and ``test-core`` extras from pyproject,
 with the SDK requirement replaced by the pin, in one pip run (so pip must keep the pin: a
 dependency that needed SDK 0.12 fails the build here). No ACP Kit, no acpremote: neither has
-a release for 1.x. nbacp is put on the path with a ``.pth`` file, as in the kernel matrix.
+a release for 1.x. nbacp itself is installed editable without its dependencies and without
+rebuilding the JS (``SKIP_JUPYTER_BUILDER``: ``make setup`` built it), so its metadata is there.
 Built once under ``.cache/sdk1`` and rebuilt when the pin or pyproject's requirements change.
 ``python -m support.sdk1_env`` (from tests/) builds it and prints the seconds spent.
 """
@@ -23,7 +24,7 @@ from pathlib import Path
 
 SDK1 = "agent-client-protocol==1.0.0rc3"
 ROOT = Path(__file__).resolve().parents[2]
-VENV = ROOT / ".cache" / "sdk1"
+VENV = Path(os.environ.get("NBACP_SDK1_VENV") or ROOT / ".cache" / "sdk1")  # elsewhere: a second clone's copy
 PYTHON = VENV / "bin" / "python"
 TIMEOUT = 900.0
 TOOLS = ("pytest-timeout>=2.3,<3",)  # one hung test must fail the tier, not stall CI
@@ -38,7 +39,8 @@ def requirements() -> list[str]:
 
 
 def _stamp() -> str:
-    return hashlib.sha256(json.dumps({"python": sys.version, "requirements": requirements()}).encode()).hexdigest()
+    text = json.dumps({"python": sys.version, "root": str(ROOT), "requirements": requirements()})
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def build() -> float:
@@ -54,9 +56,11 @@ def build() -> float:
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT, env={**os.environ, "PIP_NO_INPUT": "1"})
     if done.returncode != 0:
         raise RuntimeError(f"building {VENV} failed:\n$ {' '.join(cmd)}\n{done.stdout}\n{done.stderr}")
-    site = subprocess.run([str(PYTHON), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          check=True, capture_output=True, text=True).stdout.strip()
-    (Path(site) / "nbacp-dev.pth").write_text(str(ROOT) + "\n")
+    cmd = [str(PYTHON), "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps", "-e", str(ROOT)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT,
+                          env={**os.environ, "PIP_NO_INPUT": "1", "SKIP_JUPYTER_BUILDER": "1"})
+    if done.returncode != 0:
+        raise RuntimeError(f"installing nbacp into {VENV} failed:\n$ {' '.join(cmd)}\n{done.stdout}\n{done.stderr}")
     check = subprocess.run([str(PYTHON), "-c", "import nbacp, acp.schema, importlib.metadata as m; "
                             "print(m.version('agent-client-protocol'))"], capture_output=True, text=True, timeout=120)
     if check.returncode != 0 or check.stdout.strip() != SDK1.split("==")[1]:
