@@ -112,6 +112,9 @@ class FeatureAgent:
         self.calls: list[tuple[str, Any]] = []
         self.withdrawn: list[Any] = []
         self.secret_replies: list[Any] = []  # what the client sent for the codex-style secret question
+        self.directories: list[tuple[str, Any]] = []  # (method, additionalDirectories) as received
+        self.deleted: list[str] = []
+        self.logged_out = 0
         self._cancelled = asyncio.Event()
 
     def on_connect(self, conn: Any) -> None:
@@ -122,11 +125,26 @@ class FeatureAgent:
         async def handle(method: str, params: Any, is_notification: bool) -> Any:
             if method == "session/set_model" and not is_notification:
                 return await self.set_model(params["sessionId"], params["modelId"])
+            if method in ("session/new", "session/load", "session/resume") and isinstance(params, dict):
+                self.directories.append((method, params.get("additionalDirectories")))
+            if method == "session/delete" and not is_notification:  # stable in v1.23; SDK 0.12 agents lack it
+                self._known(params["sessionId"])
+                del self.sessions[params["sessionId"]]
+                self.deleted.append(params["sessionId"])
+                return {}
+            if method == "logout" and not is_notification:
+                self.logged_out += 1
+                self.authenticated.clear()
+                return {}
             result = await handler(method, params, is_notification)
             if method == "initialize" and not is_notification:
                 # as codex sends them: SDK 1.0's model reads a method without "type" as a terminal
                 # sign-in and drops env-var "vars" (docs/protocol.md, 'Two SDK lines')
                 data = result.model_dump(by_alias=True, exclude_none=True) if hasattr(result, "model_dump") else result
+                caps = data["agentCapabilities"]  # and the v1.23 stable surface, the same on both SDK lines
+                caps["sessionCapabilities"] = {**caps.get("sessionCapabilities", {}), "delete": {},
+                                               "additionalDirectories": {}}
+                caps["auth"] = {"logout": {}}
                 return {**data, "authMethods": auth_methods()}
             return result
 
