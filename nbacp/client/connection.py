@@ -1,9 +1,10 @@
 """One ``connect()`` for the three kinds of agent: an object in this kernel, a command, a URL.
 
 The receiving (client) side always enables ACP's unstable routes, because that is where
-``elicitation/create`` lives in SDK 0.12; without it the agent gets "Method not found".
-Remote agents are reached with acpremote's ``connect_remote_agent``, which keeps the
-client's capabilities (its ``connect_acp`` mirror path would drop elicitation).
+``elicitation/create`` lives in both SDK lines; without it the agent gets "Method not found".
+Remote agents are reached over acpremote's wire with nbacp's own websocket transport
+(``nbacp.client.wire.ws_link``), which keeps the client's capabilities (acpremote's
+``connect_acp`` mirror path would drop elicitation).
 """
 
 from __future__ import annotations
