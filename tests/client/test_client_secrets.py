@@ -73,14 +73,17 @@ async def test_an_answered_secret_card_keeps_no_draft_in_widget_state() -> None:
 
 async def test_a_question_with_a_deadline_counts_down_and_records_the_withdrawal() -> None:
     seen: list[FormCard] = []
+    countdown: list[str] = []
 
-    def watch(card: Any) -> None:
+    def watch(card: Any) -> None:  # called as the card is shown: what the person sees then
         seen.append(card)
+        countdown.extend(w.value for w in card.children if "nbacp-deadline" in getattr(w, "_dom_classes", ()))
 
     async with nbacp.connect(FeatureAgent(), answers=watch) as conn:
         result = await asyncio.wait_for((await conn.new_session()).prompt("withdraw"), HANG_GUARD)
     [card] = seen
     assert card.form.deadline_ms == 30000
+    assert countdown == ["The agent withdraws this question in 30 s if it is not answered."]
     assert card.withdrawn_after is not None
     assert card.summary.value == f"Withdrawn by the agent after {round(card.withdrawn_after)} s."
     assert result.answers[0][2] == card.summary.value

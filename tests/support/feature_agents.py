@@ -343,6 +343,11 @@ class FeatureAgent:
             return await self._withdraw(session_id)
         if word == "secret":
             return await self._ask_secret(session_id)
+        if word == "format":  # a string format outside the spec's four: an annotation, never a refusal
+            params = {"sessionId": session_id, "mode": "form", "message": "Colour?", "requestedSchema": {
+                "type": "object", "properties": {"colour": {"type": "string", "format": "x-colour"}}}}
+            reply = await self.conn._conn.send_request("elicitation/create", params)
+            return f"format: {reply['action']} {reply.get('content')}"
         if word == "switch":
             state.mode, state.effort = "plan", "high"
             await self.conn.session_update(session_id=session_id, update=CurrentModeUpdate(
