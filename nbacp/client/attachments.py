@@ -30,8 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acp.helpers import embedded_text_resource, image_block, resource_block, resource_link_block, text_block
-
+from nbacp.client.wire.sdk_compat import embedded_text_block, image_block, resource_link_block, text_block
 from nbacp.errors import NbacpError
 
 MAX_ROWS = 20
@@ -146,7 +145,7 @@ def _table(df: Any, name: str, max_rows: int, max_chars: int) -> Attachment:
     detail = f"{rows:,} rows x {columns:,} columns"
     if rows > max_rows:
         detail += f", first {max_rows:,} sent"
-    block = resource_block(embedded_text_resource(f"nbacp://variables/{name}", text, mime_type="text/csv"))
+    block = embedded_text_block(f"nbacp://variables/{name}", text, mime_type="text/csv")
     return Attachment(name, "table", len(text.encode()), detail, block)
 
 
@@ -188,7 +187,7 @@ def _file(path: Path, embed: bool, embed_limit: int) -> Attachment:
         except UnicodeDecodeError:
             text = None
         if text is not None:
-            embedded = resource_block(embedded_text_resource(uri, text, mime_type=mime or "text/plain"))
+            embedded = embedded_text_block(uri, text, mime_type=mime or "text/plain")
             return Attachment(path.name, "file", len(data), mime or "text/plain", embedded)
     if data is not None and len(data) > embed_limit:  # it reported a size it does not have (/proc)
         detail = f"{mime + ', ' if mime else ''}size not known in advance, over {human_size(embed_limit)}"

@@ -1,9 +1,10 @@
 """One ``connect()`` for the three kinds of agent: an object in this kernel, a command, a URL.
 
 The receiving (client) side always enables ACP's unstable routes, because that is where
-``elicitation/create`` lives in SDK 0.12; without it the agent gets "Method not found".
-Remote agents are reached with acpremote's ``connect_remote_agent``, which keeps the
-client's capabilities (its ``connect_acp`` mirror path would drop elicitation).
+``elicitation/create`` lives in both SDK lines; without it the agent gets "Method not found".
+Remote agents are reached over acpremote's wire with nbacp's own websocket transport
+(``nbacp.client.wire.ws_link``), which keeps the client's capabilities (acpremote's
+``connect_acp`` mirror path would drop elicitation).
 """
 
 from __future__ import annotations
@@ -89,7 +90,13 @@ class Connection(SessionLifecycle):
 
     @property
     def auth_methods(self) -> list[Any]:
-        """The authentication methods the agent listed in ``initialize`` (id, name, description, type)."""
+        """The authentication methods the agent listed in ``initialize`` (id, name, description, type).
+
+        Read from the raw ``initialize`` result (``auth.AuthMethod``) when the raw tap saw it:
+        SDK 1.0 parses a method without ``type`` as a terminal sign-in (docs/protocol.md, 'Two SDK lines').
+        """
+        if self.tap is not None and self.tap.auth_methods is not None:
+            return [auth.AuthMethod.from_wire(m) for m in self.tap.auth_methods]
         return list(getattr(self.initialize_response, "auth_methods", None) or [])
 
     async def authenticate(self, method_id: str) -> Any:

@@ -57,7 +57,7 @@ from nbacp.client import files, open_notebooks
 from nbacp.client.terminals import Terminal, Terminals
 from nbacp.client.wire import extensions, raw_tap
 from nbacp.client.wire.budget import answer_problem
-from nbacp.client.wire.guard import Guard
+from nbacp.client.wire.guard import Guard, request_meta, request_schema
 from nbacp.form import InvalidSchemaError
 from nbacp.updates import UpdateLog
 from nbacp.widgets.card import Card
@@ -116,6 +116,7 @@ class NotebookClient:
         self.on_update: Callable[[str, Any], None] | None = None  # the connection keeps session settings current
         self.max_answer_bytes: int | None = None  # the transport's limit for one outgoing message
         self.guard: Guard | None = None  # installed on the SDK connection as soon as it exists
+        self.auth_surface: Surface | None = None  # while ``authenticate`` runs: where its questions go
 
     def on_connect(self, conn: Any) -> None:
         """Called by the SDK's ClientSideConnection at the end of its constructor, before any
@@ -219,7 +220,7 @@ class NotebookClient:
         card = self._by_request.get(request_id)
         if card is None:  # unknown, or answered already: nothing to do
             return False
-        return card.cancel_pending("the agent withdrew the request")
+        return card.withdraw()
 
     def _answer_fits(self, response: Any) -> str | None:
         """Why ``response`` cannot be sent in one message of the transport, or None."""
@@ -243,16 +244,20 @@ class NotebookClient:
     # -- acp.Client ---------------------------------------------------------------------
     async def create_elicitation(self, message: str, mode: Any, **kwargs: Any) -> CreateElicitationResponse:
         session_id = getattr(mode, "session_id", None)
+        # scoped to a request, not a session (codex's device-code sign-in during authenticate)
+        where = self.auth_surface if session_id is None else None
         if isinstance(mode, ElicitationFormSessionMode | ElicitationFormRequestMode):
             try:
-                card: Card[Any] = widgets.FormCard(message, mode.requested_schema, agent=self.agent_name)
+                # the raw schema keeps the ``_meta`` keys the SDK's model drops (codex's isSecret)
+                schema = request_schema() or mode.requested_schema
+                card: Card[Any] = widgets.FormCard(message, schema, agent=self.agent_name, meta=request_meta())
             except InvalidSchemaError as exc:
                 raise RequestError.invalid_params({"details": str(exc)}) from None
-            return await self.ask_card(session_id, card, "question", message)  # type: ignore[no-any-return]
+            return await self.ask_card(session_id, card, "question", message, surface=where)  # type: ignore[no-any-return]
         if isinstance(mode, ElicitationUrlSessionMode | ElicitationUrlRequestMode):
             card = widgets.UrlConsentCard(message, str(mode.url), mode.elicitation_id, agent=self.agent_name)
             self._url_cards[mode.elicitation_id] = card
-            return await self.ask_card(session_id, card, "url", message)  # type: ignore[no-any-return]
+            return await self.ask_card(session_id, card, "url", message, surface=where)  # type: ignore[no-any-return]
         raise RequestError.invalid_params({"details": f"Unsupported elicitation mode: {type(mode).__name__}"})
 
     async def complete_elicitation(self, elicitation_id: str, **kwargs: Any) -> None:

@@ -13,8 +13,6 @@ import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from acp import text_block
-
 from nbacp import kernel
 from nbacp.client import attachments
 from nbacp.client.attachments import Attachment
@@ -24,6 +22,7 @@ from nbacp.client.session_controls import SessionControls
 from nbacp.client.session_header import SessionHeader
 from nbacp.client.turn import PromptResult, Turn
 from nbacp.client.wire.budget import prompt_problem
+from nbacp.client.wire.sdk_compat import text_block
 from nbacp.display import show
 from nbacp.widgets.transcript import Transcript
 

@@ -96,7 +96,8 @@ class SessionControls:
         if model_id not in choices:
             raise ValueError(f"{model_id!r} is not one of the agent's models: {', '.join(map(repr, choices))}.")
         params = {"sessionId": self.id, "modelId": model_id}
-        with agent_errors(f"setting model {model_id!r}"):  # session/set_model is not in SDK 0.12's typed API
+        # the fallback: session/set_model left the stable schema (v1.23) and neither SDK line types it
+        with agent_errors(f"setting model {model_id!r}"):
             await sdk_connection.send_request(self.connection.agent, "session/set_model", params)
         self.settings.set_current_model(model_id)
 

@@ -21,14 +21,13 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from acp import text_block
-
 from nbacp import kernel
 from nbacp.client import auth
 from nbacp.client.attachments import Attachment
 from nbacp.client.connection_view import ConnectionView
 from nbacp.client.wire.process import exit_note, stderr_after_failure
 from nbacp.client.wire.rpc_errors import agent_errors
+from nbacp.client.wire.sdk_compat import text_block
 from nbacp.display import show
 from nbacp.errors import AgentError, ConnectionLost
 from nbacp.render.turn_record_html import record_html

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib.util
 import ipaddress
 import os
 import secrets
@@ -31,6 +32,8 @@ READY_PREFIX = "nbacp demo agent listening on "
 TOKEN_PREFIX = "nbacp demo agent token: "
 TOKEN_ENV = "NBACP_DEMO_TOKEN"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+SERVE_NEEDS = ("acpremote", "pydantic_acp")
+"""What ``serve`` imports beyond nbacp: the ``remote`` and ``demo`` extras (pip install 'nbacp[demo]')."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -107,7 +110,11 @@ async def serve(
         bearer_token=token,
         options=TransportOptions(use_unstable_protocol=True),
     )
-    # acpremote's own step (auth, metadata, health) runs after the Origin check
+    # acpremote's own step (auth, metadata, health) runs after the Origin check; websockets
+    # 16+ keeps this hook elsewhere, and acpremote 1.10 pins websockets<16 (docs/protocol.md, 'acpremote')
+    if not hasattr(server, "process_request"):
+        server.close()
+        raise RuntimeError("serve needs websockets<16 (acpremote's own pin); pip install 'nbacp[demo]'")
     server.process_request = _chain(origin_check(allow_origins), server.process_request)
     bound = next(iter(server.sockets)).getsockname()
     shown = f"[{host}]" if ":" in host else host  # an IPv6 literal needs brackets in a URL
@@ -129,6 +136,11 @@ async def serve(
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "serve":
+        missing = [name for name in SERVE_NEEDS if importlib.util.find_spec(name) is None]
+        if missing:
+            print(f"serve needs {' and '.join(missing)}, installed with nbacp's demo extra: "
+                  "pip install 'nbacp[demo]'", file=sys.stderr)
+            return 2
         token = args.token if args.token is not None else os.environ.get(TOKEN_ENV)
         if token is not None and not token.strip():
             print("Refusing an empty or whitespace token.", file=sys.stderr)

@@ -11,6 +11,7 @@ it ever showed (docs/notebooks.md, 'What a card costs').
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Generator
 from typing import Any, Generic, TypeVar
 
@@ -47,6 +48,10 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
         self._waiters: list[asyncio.Future[T]] = []
         self._on_resolve: list[Callable[[T], None]] = []
         self._summary_text = ""
+        self._undelivered: T | None = None  # the response as sent, until the client has it
+        self.asked_at = time.monotonic()
+        self.withdrawn_after: float | None = None
+        """Seconds the agent waited before it withdrew the request ($/cancel_request), or None."""
         self._summary: widgets.Label | None = None
         self._on_settle: list[Callable[[widgets.Label], None]] = []
         # Set by the client: why a response cannot be sent (e.g. over the websocket's size limit), or None.
@@ -89,7 +94,8 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
 
     async def _wait(self) -> T:
         if self._resolved:
-            return self._response  # type: ignore[return-value]
+            sent, self._undelivered = self._undelivered, None
+            return sent if sent is not None else self._response  # type: ignore[return-value]
         kernel.refuse_to_wait_in_cell()
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._waiters.append(future)
@@ -117,7 +123,7 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
                 self.children = (*self.children, label)
             return False
         self._resolved = True
-        self._response = response
+        self._response = self._kept(response)
         # The summary repeats agent text (a chosen label, a method's name): the same text safety
         # as the card's own buttons, since it is also the line the turn's record keeps.
         summary = visible_controls(summary)
@@ -126,6 +132,8 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
             self._summary.value = summary
             self._summary.remove_class("nbacp-refusal")
         waiters, self._waiters = self._waiters, []
+        if not waiters:  # answered before anyone awaited (a synchronous policy): the first await gets it
+            self._undelivered = response
         callbacks, self._on_resolve = self._on_resolve, []
         if self._settles_on_resolve():
             self._settle()
@@ -135,8 +143,12 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
             if not future.done():
                 future.set_result(response)
         for callback in callbacks:
-            callback(response)
+            callback(self._response)
         return True
+
+    def _kept(self, response: T) -> T:
+        """What the card keeps (and shows as ``response``) of what it sent: a form drops secrets."""
+        return response
 
     def __repr__(self) -> str:
         # Also the text/plain of the cell output: short and stable, so saved notebooks and
@@ -167,6 +179,14 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
     def cancel_pending(self, reason: str) -> bool:
         """Close an open card as cancelled because the agent stopped waiting (turn ended, disconnect)."""
         return self._resolve(self._cancel_response(), f"Cancelled: {reason}", checked=False)
+
+    def withdraw(self) -> bool:
+        """The agent withdrew the request ($/cancel_request, e.g. codex after its deadline): closed as
+        cancelled, and the record says "Withdrawn by the agent after N s" (``withdrawn_after``)."""
+        if self._resolved:
+            return False
+        self.withdrawn_after = time.monotonic() - self.asked_at
+        return self._resolve(self._cancel_response(), withdrawn_text(self.withdrawn_after), checked=False)
 
     def _cancel_response(self) -> T:
         raise NotImplementedError
@@ -218,6 +238,11 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
     def _release(self) -> None:
         """Drop references to closed controls and callbacks (subclasses extend this)."""
         self._on_resolve = self._waiters = _NONE
+
+
+def withdrawn_text(seconds: float) -> str:
+    """The record's line for a request the agent withdrew after ``seconds``."""
+    return f"Withdrawn by the agent after {round(seconds)} s."
 
 
 def _model_ids(root: widgets.Widget) -> list[str]:

@@ -271,6 +271,9 @@ def string_control(field: StringField) -> FieldControl:
         start = _parse_datetime(field.default) if field.default else None
         return DatetimeControl(field, widgets.DatetimePicker(value=start, **_look(widgets.DatetimePicker)))
     value = field.default if isinstance(field.default, str) else ""
+    if field.secret:  # masked (docs/agents.md, 'Secret questions and deadlines')
+        return TextControl(field, widgets.Password(value=value, placeholder=placeholder,
+                                                   **_look(widgets.Password, layout=shared.wide())))
     long_text = field.max_length is None or field.max_length > TEXTAREA_ABOVE
     if long_text and field.format is None and field.pattern is None:
         box: widgets.Widget = widgets.Textarea(value=value, placeholder=placeholder, rows=3,

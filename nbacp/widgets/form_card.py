@@ -11,6 +11,7 @@ draft live (fixing a field clears its message) until the form is answered.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -137,8 +138,10 @@ Control = FieldControl | QuestionControl
 class FormCard(Card[ElicitationResponse]):
     """The person's view of one form elicitation; ``await view`` gives the acp response."""
 
-    def __init__(self, message: str, requested_schema: Any, *, agent: str | None = None) -> None:
-        self._form: Form | None = Form.from_schema(requested_schema)  # InvalidSchemaError propagates
+    def __init__(
+        self, message: str, requested_schema: Any, *, agent: str | None = None, meta: dict[str, Any] | None = None
+    ) -> None:
+        self._form = Form.from_schema(requested_schema, meta)  # InvalidSchemaError propagates
         super().__init__(_dom_classes=("nbacp-card", "nbacp-form"))
         self.message = message
         self.agent = agent
@@ -188,13 +191,14 @@ class FormCard(Card[ElicitationResponse]):
                 "You can decline or cancel.", "nbacp-cannot-accept"))
         self._actions = widgets.HBox([accept, decline, cancel], layout=shared.layout())
         rows.append(self._actions)
+        self._countdown: asyncio.Task[None] | None = None
+        if self.form.deadline_ms is not None:
+            rows.append(self._deadline_label(self.form.deadline_ms))
         self.children = rows
 
     @property
     def form(self) -> Form:
-        """The parsed form (until the card is answered: then only its summary and response remain)."""
-        if self._form is None:
-            raise ValueError(f"This card was already answered ({self._summary_text}); its form was released.")
+        """The parsed form: pure data, readable before and after the answer (only the widgets are released)."""
         return self._form
 
     @property
@@ -307,16 +311,46 @@ class FormCard(Card[ElicitationResponse]):
     def _cancel_response(self) -> ElicitationResponse:
         return CancelElicitationResponse(action="cancel")
 
+    # -- secrets and deadlines (docs/agents.md, 'Secret questions and deadlines') ---------
+    def _kept(self, response: ElicitationResponse) -> ElicitationResponse:
+        if isinstance(response, AcceptElicitationResponse) and response.content and self.form.secrets:
+            return AcceptElicitationResponse(action="accept", content=self.form.shown(response.content))
+        return response
+
+    def _settle(self) -> None:
+        for control in getattr(self, "_controls", ()):  # the draft leaves the widget model before it closes
+            if not isinstance(control, QuestionControl) and control.field.secret:
+                control.widget.value = ""
+        super()._settle()
+
+    def _deadline_label(self, deadline_ms: int) -> widgets.Label:
+        label = text_label(_countdown_text(deadline_ms / 1000), "nbacp-deadline")
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return label  # no loop (a plain script): the label states the deadline once
+
+        async def tick() -> None:
+            while not self.done:
+                left = deadline_ms / 1000 - (time.monotonic() - self.asked_at)
+                label.value = _countdown_text(max(0.0, left))
+                await asyncio.sleep(1.0)
+
+        self._countdown = loop.create_task(tick())
+        return label
+
     def _release(self) -> None:
+        if self._countdown is not None:
+            self._countdown.cancel()
         super()._release()
         for control in self._controls:
             if isinstance(control, QuestionControl):
                 control.card.release()
-        # an answered card keeps its response and summary only, so a long session stays small
-        # (docs/notebooks.md, 'What a card costs')
+        # an answered card keeps its pure form, response and summary only, so a long session stays
+        # small (docs/notebooks.md, 'What a card costs')
         for name in ("_controls", "_by_name", "_buttons", "_actions", "_errors"):
             self.__dict__.pop(name, None)
-        self._form_errors = self._form = None
+        self._form_errors = None
 
     # -- reactions --------------------------------------------------------------------
     def _on_card_event(self, event: str) -> None:
@@ -350,6 +384,7 @@ class FormCard(Card[ElicitationResponse]):
         return list(self._form_errors.messages) if self._form_errors is not None else []
 
     def _describe(self, content: dict[str, WireValue]) -> str:
+        content = self.form.shown(content)  # secrets never reach the summary or the record
         parts: list[str] = []
         for item in self.form.items:
             if isinstance(item, FormQuestion):
@@ -376,6 +411,10 @@ class FormCard(Card[ElicitationResponse]):
             quoted = f"“{_short(custom)}”"
             text = f"{text} + {quoted}" if text else quoted
         return text
+
+
+def _countdown_text(seconds: float) -> str:
+    return f"The agent withdraws this question in {round(seconds)} s if it is not answered."
 
 
 def _wire_text(value: WireValue) -> str:

@@ -370,8 +370,9 @@ HOSTILE = textwrap.dedent(f"""
     call = ToolCallUpdate(tool_call_id="t1", title=X, raw_input={{"x": X}}, content=[text])
     turn = Transcript(prompt=X)
     more = " **bold** [x](javascript:window.__xss=2) <script>window.__xss=3</script>"
-    turn.add(acp.update_agent_message_text(X + more))
-    turn.add(acp.update_agent_thought_text(X))
+    block = lambda t: TextContentBlock(type="text", text=t)  # noqa: E731  (no acp.helpers on SDK 1.x)
+    turn.add(acp.schema.AgentMessageChunk(session_update="agent_message_chunk", content=block(X + more)))
+    turn.add(acp.schema.AgentThoughtChunk(session_update="agent_thought_chunk", content=block(X)))
     turn.finish("end_turn")
     answers = [("question", X, X), ("permission", X, X)]
     display(Record(record_markdown(X, X, answers, "end_turn"), record_text(X, X, answers, "end_turn")))

@@ -35,6 +35,7 @@ from acp.schema import (
     EnvVariable,
     InitializeResponse,
     PromptResponse,
+    SessionAdditionalDirectoriesCapabilities,
     SessionCapabilities,
     SessionCloseCapabilities,
     TerminalToolCallContent,
@@ -57,7 +58,11 @@ class ClientMethodsAgent(_RawAgent):
         self, protocol_version: int, client_capabilities: ClientCapabilities | None = None, **kwargs: Any
     ) -> InitializeResponse:
         self.client_capabilities = client_capabilities
-        caps = AgentCapabilities(session_capabilities=SessionCapabilities(close=SessionCloseCapabilities()))
+        caps = AgentCapabilities(
+            session_capabilities=SessionCapabilities(
+                close=SessionCloseCapabilities(), additional_directories=SessionAdditionalDirectoriesCapabilities()
+            )
+        )
         return InitializeResponse(protocol_version=PROTOCOL_VERSION, agent_capabilities=caps)
 
     async def close_session(self, session_id: str, **kwargs: Any) -> CloseSessionResponse:

@@ -13,11 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import uuid
+from pathlib import Path
 from typing import Any
 
-from acp import PROTOCOL_VERSION, RequestError, text_block, update_agent_message
+if __name__ == "__main__":  # run as a file: find the support package (its builders)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from acp import PROTOCOL_VERSION, RequestError
 from acp.schema import AgentCapabilities, InitializeResponse, McpCapabilities, NewSessionResponse, PromptResponse
+from support.builders import text_block, update_agent_message
 
 
 class McpAcpAgent:

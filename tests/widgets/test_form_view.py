@@ -372,3 +372,17 @@ def test_lone_untitled_question_has_no_heading_and_a_plain_summary() -> None:
     titled.pick("choice", "Preview")
     titled.accept()
     assert titled.summary.value == "Accepted: Target = Preview"
+
+
+# -- after the answer -----------------------------------------------------------------------
+def test_an_answered_card_keeps_its_pure_form_readable() -> None:
+    schema = {"type": "object", "properties": {
+        "name": {"type": "string"}, "blob": {"type": "object", "title": "Blob"}}}
+    view = ElicitationForm("m", schema)
+    view.fill("name", "Ann")
+    assert view.accept()
+    assert view.settled
+    assert set(view.form.fields) == {"name", "blob"}  # raised "its form was released" before
+    assert [f.name for f in view.form.unsupported] == ["blob"]
+    with pytest.raises(ValueError, match="already answered"):
+        view.widget_for("name")  # the widgets are what is released

@@ -1,4 +1,4 @@
-"""Reading newline-delimited JSON-RPC frames (stdio, and acpremote's websocket bridge) safely.
+"""Reading newline-delimited JSON-RPC frames (stdio, and acpremote's websocket) safely.
 
 The SDK's ``NdjsonTransport`` parses each line with ``json.loads`` and, when that fails, logs a
 traceback and drops the line. Two cases need more than that:
@@ -13,10 +13,11 @@ traceback and drops the line. Two cases need more than that:
   joins every piece of a line before parsing it: 150 MB without a newline grew the kernel by
   ~290 MB). A request among them is answered -32602 by the id in its first bytes.
 
-``install`` swaps the connection's transport for ``SafeFrames`` around the SDK's own reader,
-so buffering and EOF stay the SDK's. ``install_paced`` wraps any transport (in-process,
-stdio, websocket) in ``Paced``: one pass of the event loop after each message received, and
-the agent's raw strings put back in each message sent (``nbacp.client.wire.ledger``).
+``install`` swaps the connection's transport for ``SafeFrames`` around the SDK's own reader
+(or the websocket transport's ``read_line``), so framing, buffering and EOF stay the transport's.
+``install_paced`` wraps any transport (in-process, stdio, websocket) in ``Paced``: one pass of
+the event loop after each message received, and the agent's raw strings put back in each
+message sent (``nbacp.client.wire.ledger``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from typing import Any
+from typing import Any, Protocol
 
 from nbacp.client.wire import sdk_connection
 from nbacp.client.wire.connection_log import ConnectionLog
@@ -37,13 +38,32 @@ MAX_LINE_BYTES = 16 * 1024 * 1024
 _HEAD = re.compile(rb'^\s*\{[^{\[]*')  # the top-level object up to its first nested value
 
 
+class LineTransport(Protocol):
+    """A message transport that can also hand out its raw lines (nbacp's websocket transport)."""
+
+    async def read_line(self) -> bytes: ...
+
+    async def send(self, message: dict[str, Any]) -> None: ...
+
+    async def close(self) -> None: ...
+
+
 class SafeFrames:
     """A message transport over the SDK's ``NdjsonTransport`` that never drops a request silently."""
 
-    def __init__(self, inner: NdjsonTransport, conn_log: ConnectionLog, max_line: int = MAX_LINE_BYTES) -> None:
+    def __init__(
+        self, inner: NdjsonTransport | LineTransport, conn_log: ConnectionLog, max_line: int = MAX_LINE_BYTES
+    ) -> None:
         self._inner = inner
         self._log = conn_log
         self.max_line = max_line
+
+    async def _read_line(self) -> tuple[bytes, int]:
+        """One raw line and its size; the websocket's frames are bounded by its own message limit."""
+        if isinstance(self._inner, NdjsonTransport):
+            return await sdk_connection.read_line(self._inner, self.max_line)
+        line = await self._inner.read_line()
+        return line, len(line)
 
     async def send(self, message: dict[str, Any]) -> None:
         await self._inner.send(message)
@@ -53,7 +73,7 @@ class SafeFrames:
 
     async def receive(self) -> dict[str, Any] | None:
         while True:
-            line, size = await sdk_connection.read_line(self._inner, self.max_line)
+            line, size = await self._read_line()
             if not line:
                 return None
             if size > self.max_line:

@@ -17,6 +17,11 @@ instance, without touching the SDK's files:
   logger; in a kernel that prints a traceback into whichever cell runs. Records from the SDK
   made inside a connection's tasks go to that connection's ``ConnectionLog`` as one line.
 
+- Schema extensions: the SDK's models drop ``_``-prefixed keys from a requested schema (codex
+  marks secret fields with a property-level ``_meta``), and SDK 1.0 refuses unknown string
+  formats. The guard keeps the raw schema for the handler (``request_schema()``) and hands
+  the SDK a copy without those formats (``sdk_compat.clean_elicitation``).
+
 It also applies the budgets (``nbacp.client.wire.budget``) and makes agent text safe for the
 comm before any handler sees it, in requests, notifications and replies alike, remembering
 the raw strings so that answers carry the agent's own values (``nbacp.client.wire.ledger``).
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import copy
 import json
 import logging
 from collections.abc import Callable, Mapping
@@ -35,7 +41,7 @@ from acp import RequestError
 from acp.schema import AgentMessageChunk, AgentThoughtChunk, TextContentBlock
 from pydantic import ValidationError
 
-from nbacp.client.wire import frames, sdk_connection
+from nbacp.client.wire import frames, sdk_compat, sdk_connection
 from nbacp.client.wire.budget import PERMISSION, Budget, clean_and_measure, duplicate_option_problem
 from nbacp.client.wire.connection_log import ConnectionLog
 from nbacp.client.wire.ledger import TextLedger
@@ -50,6 +56,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _REQUEST_META: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("nbacp_meta", default=None)
+_REQUEST_SCHEMA: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("nbacp_schema", default=None)
+ELICITATION = "elicitation/create"
 _CHUNKS = {"agent_message_chunk": AgentMessageChunk, "agent_thought_chunk": AgentThoughtChunk}
 MAX_ERRORS_SHOWN = 5
 
@@ -63,6 +71,11 @@ class UpdateSink(Protocol):
 def request_meta() -> dict[str, Any] | None:
     """The ``_meta`` object of the request being handled (never spread into parameters)."""
     return _REQUEST_META.get()
+
+
+def request_schema() -> dict[str, Any] | None:
+    """The raw ``requestedSchema`` of the ``elicitation/create`` being handled, ``_meta`` keys included."""
+    return _REQUEST_SCHEMA.get()
 
 
 def validation_problem(exc: ValidationError) -> dict[str, Any]:
@@ -190,13 +203,19 @@ class Guard:
                     self.log.note(f"Cut an update from the agent: {note}")
             if method == PERMISSION and (problem := duplicate_option_problem(params)) is not None:
                 raise RequestError.invalid_params({"details": f"Invalid params: {problem}"})
+        schema = None
+        if method == ELICITATION and isinstance(params, dict) and isinstance(params.get("requestedSchema"), dict):
+            schema = copy.deepcopy(params["requestedSchema"])
+            sdk_compat.clean_elicitation(params)
         token = _REQUEST_META.set(meta if isinstance(meta, dict) else None)
+        schema_token = _REQUEST_SCHEMA.set(schema)
         try:
             route = self.routes.get(method, router)  # mcp/*: the SDK defines but does not route these
             return await route(method, params, is_notification)
         except ValidationError as exc:
             raise RequestError.invalid_params(validation_problem(exc)) from None
         finally:
+            _REQUEST_SCHEMA.reset(schema_token)
             _REQUEST_META.reset(token)
 
     # -- streamed text ------------------------------------------------------------------

@@ -9,7 +9,8 @@ drops unknown response fields. Two thin wrappers on the SDK's JSON-RPC connectio
   closes that request's open card as cancelled, and ``$/`` notifications stop there
   (optional by JSON-RPC convention; the SDK would log "Method not found" with a traceback);
 - ``send_request`` keeps the ``models`` field (``{currentModelId, availableModels}``) of
-  session/new, load, resume and fork results, which the SDK's response models drop.
+  session/new, load, resume and fork results, which the SDK's response models drop, and the
+  raw ``authMethods`` of ``initialize``, which SDK 1.0 misparses (docs/protocol.md, 'Two SDK lines').
 The SDK's public observer hook would also see these messages, but it deep-copies every
 message in both directions for every observer; these wrappers copy nothing.
 """
@@ -43,6 +44,7 @@ class RawTap:
     def __init__(self, cancel_request: Callable[[Any], object]) -> None:
         self.cancel_request = cancel_request  # the client's: closes the card answering that request
         self.models: dict[str, Any] = {}
+        self.auth_methods: list[Any] | None = None  # initialize's authMethods, as sent
 
     def incoming(self, message: Any) -> bool:
         """Look at one incoming message; False when it is a ``$/`` notification handled here."""
@@ -60,6 +62,8 @@ class RawTap:
         return False
 
     def result(self, method: str, params: Any, result: Any) -> None:
+        if method == "initialize" and isinstance(result, dict) and isinstance(result.get("authMethods"), list):
+            self.auth_methods = [m for m in result["authMethods"] if isinstance(m, dict)]
         if method in SESSION_METHODS and isinstance(result, dict) and isinstance(result.get("models"), dict):
             session_id = result.get("sessionId") or (params or {}).get("sessionId")
             if isinstance(session_id, str):

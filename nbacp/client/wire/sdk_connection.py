@@ -20,6 +20,7 @@ __all__ = [
     "Router",
     "Sender",
     "claim",
+    "has_json_rpc",
     "close",
     "json_rpc",
     "memory_pair",
@@ -43,6 +44,11 @@ Sender = Callable[..., Awaitable[Any]]
 def json_rpc(agent: Any) -> Any:
     """The SDK's JSON-RPC connection under a typed ``ClientSideConnection`` (or ``AgentSideConnection``)."""
     return agent._conn
+
+
+def has_json_rpc(agent: Any) -> bool:
+    """Whether ``agent`` is one of the SDK's typed connections (so raw requests can be sent on it)."""
+    return hasattr(agent, "_conn") and callable(getattr(agent._conn, "send_request", None))
 
 
 def claim(agent: Any, marker: str, owner: object) -> bool:
@@ -89,10 +95,11 @@ def wrap_transport(agent: Any, wrap: Callable[[Any], Any]) -> None:
     inner._transport = wrap(inner._transport)
 
 
-def swap_line_transport(agent: Any, wrap: Callable[[NdjsonTransport], Any]) -> None:
-    """Wrap the connection's transport when it is the SDK's newline-delimited one (stdio, acpremote)."""
+def swap_line_transport(agent: Any, wrap: Callable[[Any], Any]) -> None:
+    """Wrap the connection's transport when it reads lines: the SDK's newline-delimited one (stdio)
+    or one with its own ``read_line`` (nbacp's websocket transport)."""
     inner = json_rpc(agent)
-    if isinstance(inner._transport, NdjsonTransport):
+    if isinstance(inner._transport, NdjsonTransport) or callable(getattr(inner._transport, "read_line", None)):
         inner._transport = wrap(inner._transport)
 
 
