@@ -17,6 +17,7 @@ from nbacp.client.connection_view import ConnectionView
 from nbacp.client.notebook_client import Surface
 from nbacp.display import show
 from nbacp.errors import AgentError, AuthenticationError
+from nbacp.form.card_answer import CardAnswer
 from nbacp.widgets.auth_card import AuthCard
 
 T = TypeVar("T")
@@ -51,7 +52,7 @@ async def ask_method(conn: ConnectionView, reason: str, surface: Surface | None)
     """Show the auth card (in ``surface``, else the current cell) and wait for a method or cancel."""
     card = AuthCard(conn.auth_methods, agent=conn.client.agent_name, reason=reason)
     where = surface if surface is not None else _ThisCell()
-    return await conn.client.ask_card(None, card, "authentication", "Authentication required", surface=where)  # type: ignore[no-any-return]
+    return await conn.client.ask_card(None, card, "auth", "Authentication required", surface=where)  # type: ignore[no-any-return]
 
 
 class _ThisCell:
@@ -60,7 +61,7 @@ class _ThisCell:
     def add_card(self, card: Any) -> None:
         show(card)
 
-    def note_answer(self, kind: str, question: str, answer: str) -> None:
+    def note_answers(self, answers: list[CardAnswer]) -> None:
         return None
 
     def add(self, update: Any) -> None:

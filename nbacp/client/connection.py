@@ -26,6 +26,7 @@ from nbacp.client import auth
 from nbacp.client.lifecycle import SessionLifecycle
 from nbacp.client.notebook_client import AnswerPolicy, NotebookClient
 from nbacp.client.session import Session
+from nbacp.client.session_header import is_session_fact
 from nbacp.client.settings import SessionSettings
 from nbacp.client.tools import acp_transport
 from nbacp.client.wire import connection_log, raw_tap, transports
@@ -264,7 +265,7 @@ async def _open(
 
 def _show_inbox(client: NotebookClient) -> None:
     """Cards that arrive outside any turn are shown in the cell that connected."""
-    inbox = Transcript(prompt="")
+    inbox = Transcript(prompt="", session_facts=is_session_fact)  # facts belong to the session headers
     inbox.add_class("nbacp-inbox")
     client.inbox = inbox
     show(inbox)

@@ -196,6 +196,7 @@ class SessionLifecycle:
         closed = [s for s in self.sessions if s.id == session_id]
         self.sessions = [s for s in self.sessions if s.id != session_id]
         self.client.cancel_cards("the session was closed", session_id)
+        self.client.session_facts.pop(session_id, None)
         for session in closed:  # its kernel tools (an MCP server) serve nobody now
             if session.tools is not None:
                 await session.tools.close()

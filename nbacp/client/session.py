@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -58,6 +59,7 @@ class Session(SessionControls):
         self.response = response
         self.turn: Turn | None = None
         self.header = SessionHeader()
+        connection.client.session_facts[session_id] = self.header.note  # facts between turns (docs/record.md)
         self.settings = connection.settings_for(session_id)
         self.history: Transcript | None = None  # the replayed transcript of a loaded session
         self.tools: KernelToolServer | None = None  # the kernel's MCP server, when started with tools=
@@ -95,9 +97,10 @@ class Session(SessionControls):
         log = self.connection.client.session_log(self.id)
         for update in log:  # facts that arrived before this turn (e.g. commands right after session/new)
             self.header.note(update)
+        self.header.prompted(text, [uri for p in parts if (uri := _uri(p.block)) is not None])
         self.header.show()
         transcript = Transcript(prompt=f"{text}\n\n{line}" if line else text, updates=log,
-                                session_facts=self.header.note)
+                                session_facts=self.header.note, root=os.path.abspath(self.cwd))
         self.turn = Turn(self, text, transcript, placeholder=placeholder, attachments=parts)
         return self.turn
 
@@ -130,3 +133,9 @@ class Session(SessionControls):
 
     def __repr__(self) -> str:
         return f"Session(id={self.id!r}, cwd={self.cwd!r})"
+
+
+def _uri(block: Any) -> str | None:
+    """The URI a prompt block names (a resource link, an embedded resource), if any."""
+    uri = getattr(block, "uri", None) or getattr(getattr(block, "resource", None), "uri", None)
+    return uri if isinstance(uri, str) else None

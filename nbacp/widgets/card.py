@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar
 import ipywidgets as widgets
 
 from nbacp import kernel
+from nbacp.form.card_answer import ACTIONS, CardAnswer
 from nbacp.widgets import shared
 from nbacp.widgets.text import NO_TYPESET_CLASSES
 
@@ -134,6 +135,24 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
         for callback in callbacks:
             callback(response)
         return True
+
+    def recorded_answers(self, kind: str, question: str) -> list[CardAnswer]:
+        """The typed answers this card gave, for ``result.answers`` and the turn record.
+
+        The one protocol between a card and the record (docs/record.md, 'Answers'): the client
+        calls it once the card is resolved, with the card's ``kind`` and the question it asked.
+        By default one answer for the card, read from the response by ``_answer_value``; a card
+        that asks several questions (the form) gives one per question.
+        """
+        action, value = self._answer_value(self._response)
+        return [CardAnswer(kind, question, action, value, line=self._summary_text)]
+
+    def _answer_value(self, response: Any) -> tuple[str, Any]:
+        """(action, value) of a response: an elicitation's action and content, else accept/cancel."""
+        action = getattr(response, "action", None)
+        if isinstance(action, str) and action in ACTIONS:
+            return action, getattr(response, "content", None) if action == "accept" else None
+        return ("cancel", None) if response is None else ("accept", response)
 
     def __repr__(self) -> str:
         # Also the text/plain of the cell output: short and stable, so saved notebooks and

@@ -63,8 +63,10 @@ class MessageBlock(Block):
     """A run of message (or thought) chunks: streamed as sealed pieces plus a live tail,
     rendered whole once when the run ends."""
 
-    def __init__(self, role: str, message_id: str | None, seal_at: int = 2048) -> None:
+    def __init__(self, role: str, message_id: str | None, seal_at: int = 2048, *, label: str = "") -> None:
+        """``label``: a role label shown above the message ("Agent" on a turn's first message, as in the record)."""
         self.role = role
+        self.label = label
         self.message_id = message_id
         self.stream = MarkdownStream(seal_at=seal_at)
         self.closed = False
@@ -120,6 +122,8 @@ class MessageBlock(Block):
             )
         if self.role == "user":
             return widgets.VBox(children=(_label("User", "nbacp-role"), body))
+        if self.label:
+            return widgets.VBox(children=(_label(self.label, "nbacp-role"), body))
         return body
 
 
