@@ -15,10 +15,11 @@ from acp import RequestError
 
 from nbacp.client.connection_view import ConnectionView
 from nbacp.client.notebook_client import Surface
-from nbacp.display import show
+from nbacp.display import Static, show
 from nbacp.errors import AgentError, AuthenticationError
 from nbacp.form.card_answer import CardAnswer
 from nbacp.widgets.auth_card import AuthCard
+from nbacp.widgets.shared import close_tree
 
 T = TypeVar("T")
 AUTH_REQUIRED = -32000
@@ -59,7 +60,15 @@ class _ThisCell:
     """Outside a turn (session/new), the card goes to the cell that is waiting for it."""
 
     def add_card(self, card: Any) -> None:
-        show(card)
+        view = show(card, display_id=True)
+        if view is None:
+            return
+
+        def settled(summary: Any) -> None:  # answered: a line of text, no widget (docs/record.md, 'Saved notebooks')
+            view.update(Static(str(summary.value)))
+            close_tree([card])
+
+        card.on_settle(settled)
 
     def note_answers(self, answers: list[CardAnswer]) -> None:
         return None

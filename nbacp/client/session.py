@@ -8,7 +8,6 @@ holds its settings (``nbacp.client.settings``, changed through ``SessionControls
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import weakref
 from collections.abc import Sequence
@@ -112,6 +111,7 @@ class Session(SessionControls):
         an image, a path as a resource link (embedded when small and the agent accepts embedded
         context). Whatever the agent's promptCapabilities do not allow is refused before sending.
         """
+        __tracebackhide__ = True  # hidden from IPython tracebacks (docs/kernels.md, 'The stop button')
         kernel.refuse_to_wait_in_cell()
         turn = self._start(text, objects, max_rows, placeholder=False)
         try:
@@ -122,14 +122,23 @@ class Session(SessionControls):
             else:  # interrupted before the turn ended: the record replaces the view later, as start() does
                 turn.record_inline = False
 
-    async def cancel(self) -> None:
-        """Cancel the running turn: close its open cards, then tell the agent (session/cancel)."""
-        self.connection.client.cancel_cards("cancelled from the notebook", self.id)
+    async def cancel(self) -> str:
+        """Cancel the running turn: close its open cards, then tell the agent (session/cancel).
+
+        Returns what was done, in a sentence (the stop button's KeyboardInterrupt says it).
+        """
+        cards = self.connection.client.cancel_cards("cancelled from the notebook", self.id)
         if self.turn is not None and not self.turn.done:
             self.turn.transcript.cancel_tools()
+        told = "the connection is closed, so the agent was not told"
         if not self.connection.closed:
-            with contextlib.suppress(ConnectionError):
+            told = "the agent was told to stop the turn (session/cancel)"
+            try:
                 await self.connection.agent.cancel(session_id=self.id)
+            except ConnectionError:
+                told = "the agent could not be told (the connection was lost)"
+        questions = f"{cards} open question{'s' if cards != 1 else ''} cancelled, " if cards else ""
+        return f"Stopped from the notebook: {questions}{told}."
 
     def __repr__(self) -> str:
         return f"Session(id={self.id!r}, cwd={self.cwd!r})"

@@ -81,7 +81,7 @@ class TurnOwner(Protocol):
     connection: ConnectionView
     id: str
 
-    async def cancel(self) -> None: ...
+    async def cancel(self) -> str: ...
 
     def turn_started(self) -> None: ...
 
@@ -128,6 +128,7 @@ class Turn:
         return self._wait().__await__()
 
     async def _wait(self) -> PromptResult:
+        __tracebackhide__ = True  # hidden from IPython tracebacks (docs/kernels.md, 'The stop button')
         if self._task.done():
             return self._task.result()
         kernel.refuse_to_wait_in_cell()

@@ -39,6 +39,10 @@ class CardAnswer:
     custom: str | None = None
     line: str = ""
 
+    def __repr__(self) -> str:
+        custom = f", custom={self.custom!r}" if self.custom is not None else ""
+        return f"CardAnswer({self.kind!r}, {self.question!r}, {self.action!r}, {self.value!r}{custom})"
+
     def __str__(self) -> str:
         return self.line or {"accept": "Accepted.", "decline": "Declined.", "cancel": "Cancelled."}.get(
             self.action, self.action

@@ -106,6 +106,26 @@ def record_html(
     return "\n".join(parts)
 
 
+def notes_html(
+    title: str, text: str, lines: Iterable[str], answers: Iterable[Any], activity: ActivityLog | None
+) -> str:
+    """What arrived outside any turn (the connection's inbox), as HTML: once it is static."""
+    parts = [f'<div class="nbacp-record nbacp-notes {NO_MATH_CLASSES}" style="overflow-wrap: anywhere">']
+    parts.append(f"<p><strong>{_text(title)}</strong></p>")
+    if text.strip():
+        parts.append(f'<div class="nbacp-record-agent"><strong>Agent</strong>{_markdown(text)}</div>')
+    parts.extend(_activity_html(activity))
+    shown = [f"<li>{_text(line)}</li>" for line in lines]
+    for answer in answers:
+        label, verdict_label = answer_labels(answer[0])
+        asked, answered = _text(answer[1]), _text(verdict(answer))
+        shown.append(f"<li><strong>{label}:</strong> {asked}<br><strong>{verdict_label}:</strong> {answered}</li>")
+    if shown:
+        parts.append("<ul>" + "".join(shown) + "</ul>")
+    parts.append("</div>")
+    return "\n".join(parts)
+
+
 def header_html(facts: Mapping[str, str]) -> str:
     """The session header: one line of facts (title, mode, commands, ...), escaped text."""
     shown = " · ".join(f"<strong>{_text(name)}:</strong> {_text(value)}" for name, value in facts.items())

@@ -135,3 +135,18 @@ def record_text(
         lines.append(f"{label}: {answer[1].strip()}\n  {shown}: {verdict(answer).strip()}")
     lines.append(f"Stop reason: {stop_reason or 'not finished'}")
     return _CONTROL.sub("", safe_text("\n".join(lines)))
+
+
+def notes_text(
+    title: str, text: str, lines: Iterable[str], answers: Iterable[Any], activity: ActivityLog | None
+) -> str:
+    """What arrived outside any turn (the connection's inbox), as plain text: once it is static."""
+    out = [title]
+    if text.strip():
+        out.append(f"Agent: {text.strip()}")
+    out.extend(_activity_text(activity))
+    out.extend(lines)
+    for answer in answers:
+        label, shown = answer_labels(answer[0])
+        out.append(f"{label}: {answer[1].strip()}\n  {shown}: {verdict(answer).strip()}")
+    return _CONTROL.sub("", safe_text("\n".join(out)))

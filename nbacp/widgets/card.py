@@ -89,6 +89,7 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
         return self._wait().__await__()
 
     async def _wait(self) -> T:
+        __tracebackhide__ = True  # hidden from IPython tracebacks (docs/kernels.md, 'The stop button')
         if self._resolved:
             return self._response  # type: ignore[return-value]
         kernel.refuse_to_wait_in_cell()
@@ -98,8 +99,10 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
         # (the agent gets a cancel) and ends the cell; elsewhere a plain await.
         return await kernel.wait_in_cell(future, on_interrupt=self._stopped)
 
-    def _stopped(self) -> None:
-        self.cancel_pending("stopped from the notebook")
+    def _stopped(self) -> str:
+        cancelled = self.cancel_pending("stopped from the notebook")
+        done = "the question was answered as cancelled" if cancelled else "the question was already answered"
+        return f"Stopped from the notebook: {done}."
 
     def _resolve(self, response: T, summary: str, *, checked: bool = True) -> bool:
         """Deliver ``response`` once; later calls (double clicks, late cancels) are ignored.

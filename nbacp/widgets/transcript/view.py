@@ -18,8 +18,8 @@ from acp import schema
 from nbacp.form.card_answer import CardAnswer
 from nbacp.render.markdown import render_markdown
 from nbacp.render.tool_calls import ActivityLog
-from nbacp.render.turn_record_html import record_html
-from nbacp.render.turn_record_text import record_markdown, record_text
+from nbacp.render.turn_record_html import notes_html, record_html
+from nbacp.render.turn_record_text import notes_text, record_markdown, record_text
 from nbacp.updates import UpdateLog, UpdateView
 from nbacp.widgets.text import NO_TYPESET_CLASSES, card_style
 from nbacp.widgets.transcript import describe
@@ -128,6 +128,15 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
     def record_html(self) -> str:
         """The record as HTML (what a saved notebook shows; docs/record.md)."""
         return record_html(self.prompt, self.text, self.answers, self.stop_reason, self.activity)
+
+    def notes(self, title: str) -> tuple[str, str] | None:
+        """(text, HTML) of what this view holds outside any turn (the inbox), or None when it holds nothing."""
+        skip = ("connection-log",)
+        lines = [line.text for key, line in self._lines.items() if key not in skip]
+        if not (lines or self.answers or self.text or self.activity.calls):
+            return None
+        parts = (title, self.text, lines, self.answers, self.activity)
+        return notes_text(*parts), notes_html(*parts)
 
     # -- what the client calls -------------------------------------------------------
     def add(self, update: Any) -> None:
