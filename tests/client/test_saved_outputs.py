@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 WIDGET = "application/vnd.jupyter.widget-view+json"
 CELLS = [
     "import nbacp, nbacp.answers\nfrom nbacp.demo import demo_agent",
-    "conn = await nbacp.connect(demo_agent(), answers=nbacp.answers.decline)\nsession = await conn.new_session(cwd='.')",
+    "conn = await nbacp.connect(demo_agent(), answers=nbacp.answers.decline)\n"
+    "session = await conn.new_session(cwd='.')",
     "declined = await session.prompt('quick')",
     "turn = session.start('hello')\nawait turn",  # nbclient keeps only what comes while the cell runs
     "await conn.close()",
