@@ -92,3 +92,25 @@ async def test_facts_between_turns_go_to_the_header_not_the_inbox(tmp_path: Path
         header = dict(session.header.facts)
     assert not any(line.startswith(("Commands", "Session", "Config")) for line in inbox), inbox
     assert header["Commands"].endswith("(send /name as a prompt)")
+
+
+async def test_codex_command_output_streams_into_the_live_view(tmp_path: Path) -> None:
+    """codex sends a command's output only as ``_meta.terminal_output`` chunks: the live view shows them."""
+    command = [sys.executable, str(SUPPORT / "replay_agent.py"), "codex_record"]
+    async with nbacp.connect(command) as conn:
+        session = await conn.new_session(cwd=str(tmp_path))
+        turn = session.start("go")
+        await turn
+        shown = "\n".join(strings(turn.transcript)) + "".join(
+            getattr(w, "value", "") for w in _walk(turn.transcript) if isinstance(w, widgets.HTML)
+        )
+    assert "exit 3" in shown and "err-line" in shown and "tick 5" in shown
+
+
+def _walk(root: Any) -> list[Any]:
+    out, stack = [], [root]
+    while stack:
+        item = stack.pop()
+        out.append(item)
+        stack.extend(getattr(item, "children", ()))
+    return out

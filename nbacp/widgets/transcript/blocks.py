@@ -15,6 +15,7 @@ from acp import schema
 
 from nbacp.render.markdown import render_code, render_markdown
 from nbacp.render.stream import MarkdownStream
+from nbacp.render.tool_calls import ToolCallSummary
 from nbacp.widgets.text import NO_TYPESET_CLASSES, safe_text
 from nbacp.widgets.transcript import describe
 
@@ -151,6 +152,9 @@ class ToolCallBlock(Block):
         self._terminals = terminals
         self._content_dirty = True
         self._shown_terminals: dict[str, str] = {}
+        # what the record knows of the call: output and exit an agent sends in ``_meta`` (codex's
+        # terminal_output chunks) for a terminal nbacp does not own (docs/record.md, 'Where agents put what')
+        self.summary: ToolCallSummary | None = None
         self._header: widgets.Label | None = None
         self._where: widgets.Label | None = None
         self._content: widgets.VBox | None = None
@@ -177,6 +181,15 @@ class ToolCallBlock(Block):
         self.state["status"] = "cancelled"
         return True
 
+    def _terminal_text(self, terminal_id: str) -> str:
+        """A client terminal's output, else what the agent streamed in ``_meta`` (its last lines)."""
+        text = self._terminals.get(terminal_id)
+        if text:
+            return text
+        if self.summary is not None and self.summary.output_tail:
+            return "\n".join(self.summary.output_lines())
+        return ""
+
     def terminal_ids(self) -> set[str]:
         return {c.terminal_id for c in self.content if isinstance(c, schema.TerminalToolCallContent)}
 
@@ -190,12 +203,14 @@ class ToolCallBlock(Block):
             )
         assert self._where is not None and self._content is not None
         header = describe.tool_header(self.state)
+        if self.summary is not None and self.summary.exit:
+            header += f" · {self.summary.exit}"
         if self._header.value != header:
             self._header.value = header
         where = describe.locations(self.locations)
         if self._where.value != where:
             self._where.value = where
-        terminals = {tid: self._terminals.get(tid, "") for tid in self.terminal_ids()}
+        terminals = {tid: self._terminal_text(tid) for tid in self.terminal_ids()}
         if self._content_dirty or terminals != self._shown_terminals:
             self._content_dirty = False
             self._shown_terminals = terminals
@@ -225,7 +240,7 @@ class ToolCallBlock(Block):
             ]
         if isinstance(item, schema.TerminalToolCallContent):
             out: list[widgets.Widget] = [_label(describe.clip(f"terminal {item.terminal_id}"), "nbacp-tool-item")]
-            text = self._terminals.get(item.terminal_id)
+            text = self._terminal_text(item.terminal_id)
             if text:
                 out.append(_html(render_code(text)))
             return out

@@ -296,8 +296,9 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
                 block = self._tools[update.tool_call_id] = ToolCallBlock(update.tool_call_id, self._terminals)
                 self._append(block)
             block.merge(update, cancelling=self._cancelling)
-            self._mark(block)
             self.activity.take(update.model_dump(mode="json", by_alias=True, exclude_none=True))
+            block.summary = self.activity.calls.get(update.tool_call_id)
+            self._mark(block)
         elif isinstance(update, schema.AgentPlanUpdate):
             self._plan("").set_entries(update.entries)
             self.activity.take_plan(e.model_dump(mode="json", by_alias=True) for e in update.entries)
