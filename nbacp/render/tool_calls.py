@@ -59,6 +59,11 @@ def clip(text: Any, limit: int = LINE_CHARS) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+def _clip_line(line: str) -> str:
+    line = line.rstrip()
+    return line if len(line) <= LINE_CHARS else line[: LINE_CHARS - 1] + "…"
+
+
 @dataclass
 class FileDiff:
     """One file of an edit: lines added and removed, and the diff text (bounded)."""
@@ -96,11 +101,11 @@ class ToolCallSummary:
         return VERBS.get(self.kind, "called a tool" if not self.kind else clip(self.kind, 40))
 
     def output_lines(self) -> list[str]:
-        """The last OUTPUT_LINES lines of output, each clipped."""
-        lines = [line for line in self.output_tail.replace("\r\n", "\n").split("\n")]
+        """The last OUTPUT_LINES lines of output, each clipped (its spacing kept: columns stay aligned)."""
+        lines = self.output_tail.replace("\r\n", "\n").replace("\r", "\n").replace("\t", "    ").split("\n")
         while lines and not lines[-1].strip():
             lines.pop()
-        return [clip(line) if line.strip() else "" for line in lines[-OUTPUT_LINES:]]
+        return [_clip_line(line) for line in lines[-OUTPUT_LINES:]]
 
     def output_dropped(self) -> bool:
         lines = self.output_tail.rstrip("\n").count("\n") + 1 if self.output_tail.strip() else 0
