@@ -148,6 +148,7 @@ async def agent_prompt(args: str, body: str) -> None:
     Returns None so the cell shows the turn and its record, not a repr; ``session.turn``
     (and ``await session.turn``) holds the result.
     """
+    __tracebackhide__ = True  # hidden from IPython tracebacks (docs/kernels.md, 'The stop button')
     session, text, objects = _prepare(args, body)
     await session.prompt(text, *objects)
 

@@ -16,9 +16,11 @@ from acp import RequestError
 
 from nbacp.client.connection_view import ConnectionView
 from nbacp.client.notebook_client import Surface
-from nbacp.display import show
+from nbacp.display import Static, show
 from nbacp.errors import AgentError, AuthenticationError
+from nbacp.form.card_answer import CardAnswer
 from nbacp.widgets.auth_card import AuthCard
+from nbacp.widgets.shared import close_tree
 
 T = TypeVar("T")
 AUTH_REQUIRED = -32000
@@ -96,7 +98,7 @@ async def ask_method(conn: ConnectionView, reason: str, surface: Surface | None)
     """Show the auth card (in ``surface``, else the current cell) and wait for a method or cancel."""
     card = AuthCard(conn.auth_methods, agent=conn.client.agent_name, reason=reason)
     where = surface if surface is not None else _ThisCell()
-    return await conn.client.ask_card(None, card, "authentication", "Authentication required", surface=where)  # type: ignore[no-any-return]
+    return await conn.client.ask_card(None, card, "auth", "Authentication required", surface=where)  # type: ignore[no-any-return]
 
 
 class _CellSlot:
@@ -113,7 +115,7 @@ class _CellSlot:
         if self._handle is not None:
             self._handle.update(card)
 
-    def note_answer(self, kind: str, question: str, answer: str) -> None:
+    def note_answers(self, answers: list[CardAnswer]) -> None:
         return None
 
     def add(self, update: Any) -> None:
@@ -124,9 +126,17 @@ class _ThisCell:
     """Outside a turn (session/new), the card goes to the cell that is waiting for it."""
 
     def add_card(self, card: Any) -> None:
-        show(card)
+        view = show(card, display_id=True)
+        if view is None:
+            return
 
-    def note_answer(self, kind: str, question: str, answer: str) -> None:
+        def settled(summary: Any) -> None:  # answered: a line of text, no widget (docs/record.md, 'Saved notebooks')
+            view.update(Static(str(summary.value)))
+            close_tree([card])
+
+        card.on_settle(settled)
+
+    def note_answers(self, answers: list[CardAnswer]) -> None:
         return None
 
     def add(self, update: Any) -> None:

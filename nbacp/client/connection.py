@@ -27,6 +27,7 @@ from nbacp.client import auth
 from nbacp.client.lifecycle import SessionLifecycle
 from nbacp.client.notebook_client import AnswerPolicy, FileAccess, NotebookClient
 from nbacp.client.session import Session
+from nbacp.client.session_header import is_session_fact
 from nbacp.client.settings import SessionSettings
 from nbacp.client.tools import acp_transport
 from nbacp.client.wire import connection_log, raw_tap, transports
@@ -34,8 +35,9 @@ from nbacp.client.wire import guard as guarding
 from nbacp.client.wire.process import AgentProcess
 from nbacp.client.wire.raw_tap import RawTap
 from nbacp.client.wire.rpc_errors import agent_errors
-from nbacp.display import show
+from nbacp.display import Static, show
 from nbacp.errors import ConnectError
+from nbacp.widgets.shared import close_tree
 from nbacp.widgets.transcript import Transcript
 
 log = logging.getLogger(__name__)
@@ -63,6 +65,7 @@ class Connection(SessionLifecycle):
         self.initialize_response = initialize
         self.sessions: list[Session] = []
         self.closed = False
+        self.inbox_view: Any = None  # the inbox's display handle, replaced by its static form on close
         self.process = process
         self.tap = tap
         self._settings: dict[str, SessionSettings] = {}
@@ -132,6 +135,11 @@ class Connection(SessionLifecycle):
                 task.cancel()
             if turns:
                 await asyncio.gather(*turns, return_exceptions=True)
+            # nothing interactive is left in the cells: docs/record.md, 'Saved notebooks'
+            for session in self.sessions:
+                session.settle_toolbar()
+            view, self.inbox_view = self.inbox_view, None
+            _settle_inbox(self.client, view, self.agent_info.name if self.agent_info else "the agent")
 
     async def __aenter__(self) -> Connection:
         return self
@@ -274,13 +282,24 @@ async def _open(
     conn = Connection(client, agent, stack, init, kind=kind, process=process, tap=tap)
     conn.guard = guard
     guard.log.listeners.append(client.show_note)
-    _show_inbox(client)
+    conn.inbox_view = _show_inbox(client)
     return conn
 
 
-def _show_inbox(client: NotebookClient) -> None:
-    """Cards that arrive outside any turn are shown in the cell that connected."""
-    inbox = Transcript(prompt="")
+def _show_inbox(client: NotebookClient) -> Any:
+    """Cards that arrive outside any turn are shown in the cell that connected (its display handle)."""
+    inbox = Transcript(prompt="", session_facts=is_session_fact)  # facts belong to the session headers
     inbox.add_class("nbacp-inbox")
     client.inbox = inbox
-    show(inbox)
+    return show(inbox, display_id=True)
+
+
+def _settle_inbox(client: NotebookClient, view: Any, agent: str) -> None:
+    """The connection is closed: the inbox's output becomes static text of what it received, or blank."""
+    inbox = client.inbox
+    if view is None or not isinstance(inbox, Transcript):
+        return
+    inbox.flush()
+    notes = inbox.notes(f"Between turns, from {agent} (the connection is closed):")
+    view.update(Static(*notes) if notes is not None else Static())
+    close_tree([inbox])

@@ -22,10 +22,11 @@ from nbacp.client.settings import SessionSettings
 from nbacp.client.turn import TurnRecord
 from nbacp.client.wire import sdk_compat, sdk_connection
 from nbacp.client.wire.rpc_errors import agent_errors
-from nbacp.display import show
+from nbacp.display import Static, show
 from nbacp.errors import NotSupportedByAgent
 from nbacp.render.turn_record_text import record_text
 from nbacp.widgets.auth_card import AuthCard
+from nbacp.widgets.shared import close_tree
 from nbacp.widgets.transcript import Transcript
 
 if TYPE_CHECKING:
@@ -169,7 +170,7 @@ class SessionLifecycle:
         extra = self._directories(additional_directories)
         history = Transcript(prompt=f"(history of session {session_id})")
         history.add_class("nbacp-history")
-        show(history)
+        view = show(history, display_id=True)
         self.client.set_roots(session_id, path, extra.get("additional_directories", []))  # the replay may read files
         self.client.attach(session_id, history)
         try:
@@ -188,8 +189,11 @@ class SessionLifecycle:
         finally:
             self.client.detach(session_id, history)
         history.finish("history loaded")
-        plain = record_text(history.prompt, history.text, history.answers, "loaded")
-        show(TurnRecord(history.record_markdown(), plain))  # the saved notebook keeps the history too
+        if view is not None:  # the live view gives way to the record (docs/record.md, 'Saved notebooks')
+            view.update(Static())
+            close_tree([history])
+        plain = record_text(history.prompt, history.text, history.answers, "loaded", history.activity)
+        show(TurnRecord(history.record_markdown(), plain, history.record_html()))  # the saved notebook keeps it
         session = self._adopt(session_id, path, response, extra.get("additional_directories"))
         session.history = history
         return session
@@ -237,6 +241,9 @@ class SessionLifecycle:
         self.sessions = [s for s in self.sessions if s.id != session_id]
         self.client.cancel_cards("the session was closed", session_id)
         await self.client.terminals.close(session_id)  # its commands end with it (nbacp.client.terminals)
+        self.client.session_facts.pop(session_id, None)
+        for session in closed:
+            session.settle_toolbar()
         for session in closed:  # its kernel tools (an MCP server) serve nobody now
             if session.tools is not None:
                 await session.tools.close()
@@ -268,5 +275,5 @@ class SessionLifecycle:
         self.sessions.append(session)
         settings = session.settings
         if settings.modes is not None or settings.config_options or settings.models:
-            show(session.toolbar)
+            session.show_toolbar()
         return session

@@ -59,6 +59,7 @@ from nbacp.client.wire import extensions, raw_tap
 from nbacp.client.wire.budget import answer_problem
 from nbacp.client.wire.guard import Guard, request_meta, request_schema
 from nbacp.form import InvalidSchemaError
+from nbacp.form.card_answer import CardAnswer
 from nbacp.updates import UpdateLog
 from nbacp.widgets.card import Card
 
@@ -82,7 +83,7 @@ class Surface(Protocol):
 
     def add_card(self, card: Any) -> None: ...
 
-    def note_answer(self, kind: str, question: str, answer: str) -> None: ...
+    def note_answers(self, answers: list[CardAnswer]) -> None: ...
 
     def add(self, update: Any) -> None: ...
 
@@ -114,6 +115,8 @@ class NotebookClient:
         self._by_request: dict[Any, Card[Any]] = {}
         self.extension_notes: list[str] = []
         self.on_update: Callable[[str, Any], None] | None = None  # the connection keeps session settings current
+        # per session: its header's taker of session-level facts (title, mode, commands, config)
+        self.session_facts: dict[str, Callable[[Any], bool]] = {}
         self.max_answer_bytes: int | None = None  # the transport's limit for one outgoing message
         self.guard: Guard | None = None  # installed on the SDK connection as soon as it exists
         self.auth_surface: Surface | None = None  # while ``authenticate`` runs: where its questions go
@@ -199,7 +202,7 @@ class NotebookClient:
                 self._by_request.pop(request_id, None)
             target = explicit or self.surface_for(session_id) or surface
             if target is not None:
-                target.note_answer(kind, question, card.summary.value)
+                target.note_answers(card.recorded_answers(kind, question))
 
         card.on_resolve(finished)
         if self.max_answer_bytes is not None:
@@ -277,7 +280,10 @@ class NotebookClient:
         if self.on_update is not None:
             self.on_update(session_id, update)
         surface = self.surface_for(session_id)
-        if surface is not None:
+        facts = self.session_facts.get(session_id) if session_id not in self._surfaces else None
+        if facts is not None and facts(update):
+            pass  # between turns a session's facts go to its header, not the inbox
+        elif surface is not None:
             surface.add(update)
         if isinstance(update, SessionInfoUpdate):  # codex keeps retry / error status only in _meta
             status = extensions.meta_status(update.field_meta) or extensions.meta_status(kwargs)
@@ -325,11 +331,10 @@ class NotebookClient:
         roots = self._roots(session_id, "fs/write_text_file", self.fs_write)
         written = await asyncio.to_thread(_write, path, content, roots, kernel.kernel_id())
         surface = self.surface_for(session_id)
-        if surface is not None:  # the turn shows the write as a diff block; its record keeps the line
+        if surface is not None:  # the turn shows the write as a diff block; its record lists it as an edit
             show_write = getattr(surface, "file_written", None)
             if show_write is not None:
                 show_write(written.path, written.old_text, written.new_text, written.summary)
-            surface.note_answer("write", written.path, written.summary)
         return WriteTextFileResponse()
 
     async def create_terminal(

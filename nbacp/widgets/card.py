@@ -18,6 +18,7 @@ from typing import Any, Generic, TypeVar
 import ipywidgets as widgets
 
 from nbacp import kernel
+from nbacp.form.card_answer import ACTIONS, CardAnswer
 from nbacp.widgets import shared
 from nbacp.widgets.text import NO_TYPESET_CLASSES, visible_controls
 
@@ -93,6 +94,7 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
         return self._wait().__await__()
 
     async def _wait(self) -> T:
+        __tracebackhide__ = True  # hidden from IPython tracebacks (docs/kernels.md, 'The stop button')
         if self._resolved:
             sent, self._undelivered = self._undelivered, None
             return sent if sent is not None else self._response  # type: ignore[return-value]
@@ -103,8 +105,10 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
         # (the agent gets a cancel) and ends the cell; elsewhere a plain await.
         return await kernel.wait_in_cell(future, on_interrupt=self._stopped)
 
-    def _stopped(self) -> None:
-        self.cancel_pending("stopped from the notebook")
+    def _stopped(self) -> str:
+        cancelled = self.cancel_pending("stopped from the notebook")
+        done = "the question was answered as cancelled" if cancelled else "the question was already answered"
+        return f"Stopped from the notebook: {done}."
 
     def _resolve(self, response: T, summary: str, *, checked: bool = True) -> bool:
         """Deliver ``response`` once; later calls (double clicks, late cancels) are ignored.
@@ -149,6 +153,24 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
     def _kept(self, response: T) -> T:
         """What the card keeps (and shows as ``response``) of what it sent: a form drops secrets."""
         return response
+
+    def recorded_answers(self, kind: str, question: str) -> list[CardAnswer]:
+        """The typed answers this card gave, for ``result.answers`` and the turn record.
+
+        The one protocol between a card and the record (docs/record.md, 'Answers'): the client
+        calls it once the card is resolved, with the card's ``kind`` and the question it asked.
+        By default one answer for the card, read from the response by ``_answer_value``; a card
+        that asks several questions (the form) gives one per question.
+        """
+        action, value = self._answer_value(self._response)
+        return [CardAnswer(kind, question, action, value, line=self._summary_text)]
+
+    def _answer_value(self, response: Any) -> tuple[str, Any]:
+        """(action, value) of a response: an elicitation's action and content, else accept/cancel."""
+        action = getattr(response, "action", None)
+        if isinstance(action, str) and action in ACTIONS:
+            return action, getattr(response, "content", None) if action == "accept" else None
+        return ("cancel", None) if response is None else ("accept", response)
 
     def __repr__(self) -> str:
         # Also the text/plain of the cell output: short and stable, so saved notebooks and

@@ -19,6 +19,7 @@ import ipywidgets as widgets
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
 
 from nbacp.form import ChoiceField, Form, FormQuestion, FormValidationError, WireValue
+from nbacp.form.card_answer import CardAnswer
 from nbacp.kernel import LATE_EDITS_MESSAGE
 from nbacp.widgets import shared
 from nbacp.widgets.card import Card
@@ -297,6 +298,7 @@ class FormCard(Card[ElicitationResponse]):
             self._show_errors(error.errors)
             return False
         self._show_errors({})
+        self._typed = self._typed_answers(self.form.shown(content))  # secrets redacted (docs/agents.md)
         return self._resolve(AcceptElicitationResponse(action="accept", content=content),
                              "Accepted: " + self._describe(content) if content else "Accepted with no answers.")
 
@@ -307,6 +309,8 @@ class FormCard(Card[ElicitationResponse]):
     def cancel(self) -> bool:
         """The person dismissed the form without answering."""
         return self._resolve(self._cancel_response(), "Cancelled.")
+
+    _typed: list[tuple[str, Any, str | None, str]] | None = None
 
     def _cancel_response(self) -> ElicitationResponse:
         return CancelElicitationResponse(action="cancel")
@@ -382,6 +386,37 @@ class FormCard(Card[ElicitationResponse]):
     def form_messages(self) -> list[str]:
         """The form-level messages shown now (a field-less problem, a click that overtook held edits)."""
         return list(self._form_errors.messages) if self._form_errors is not None else []
+
+    def recorded_answers(self, kind: str, question: str) -> list[CardAnswer]:
+        """One answer per question when accepted, each with its own title; else one for the form."""
+        typed = getattr(self, "_typed", None)
+        if typed is None or not isinstance(self.response, AcceptElicitationResponse):
+            return super().recorded_answers(kind, question or self.message)
+        return [CardAnswer(kind, title, "accept", value, custom, line) for title, value, custom, line in typed]
+
+    def _typed_answers(self, content: dict[str, WireValue]) -> list[tuple[str, Any, str | None, str]]:
+        """(title, value, custom, line) per question.
+
+        A lone question is titled by the card's message (what the person read: ACP Kit's
+        ``ask_choice`` titles its one property "Choice"); each of several by its own title.
+        """
+        lone = len(self.form.items) == 1 and bool(self.message.strip())
+        out: list[tuple[str, Any, str | None, str]] = []
+        for item in self.form.items:
+            if isinstance(item, FormQuestion):
+                title = self.message if lone else item.choice.label
+                value: Any = content.get(item.choice.name)
+                raw = content.get(item.custom.name) if item.custom is not None else None
+                custom = raw if isinstance(raw, str) else None
+                if value is None and custom is not None and item.exclusive:
+                    value = custom  # a single-select's Other text is its answer
+                shown = self._describe_question(item, content)
+            else:
+                title = self.message if lone else item.label
+                value, custom = content.get(item.name), None
+                shown = _short(_wire_text(content[item.name])) if item.name in content else ""
+            out.append((title, value, custom, f"Accepted: {shown}" if shown else "Accepted with no answer."))
+        return out
 
     def _describe(self, content: dict[str, WireValue]) -> str:
         content = self.form.shown(content)  # secrets never reach the summary or the record

@@ -91,6 +91,17 @@ class SessionToolbar(widgets.HBox):  # type: ignore[misc]  # ipywidgets is untyp
         shown = ", ".join(f"{key}={control.value!r}" for key, control in self.controls.items())
         return f"<nbacp session settings: {shown or 'none'}>"
 
+    def facts(self) -> dict[str, str]:
+        """What the controls show, as text: {label: the chosen value's label} (the static form)."""
+        shown: dict[str, str] = {}
+        for control in self.controls.values():
+            if isinstance(control, widgets.Checkbox):
+                shown[str(control.description)] = "on" if control.value else "off"
+            else:
+                labels = {value: label for label, value in control.options}
+                shown[str(control.description)] = str(labels.get(control.value, control.value))
+        return shown
+
     # -- what a person (or a test) does ------------------------------------------------
     def select(self, key: str, value: str) -> None:
         """Pick ``value`` (a value or its label) in the dropdown ``key``, as the person would."""

@@ -287,6 +287,11 @@ class UrlConsentCard(Card[UrlResponse]):
     def _cancel_response(self) -> UrlResponse:
         return CancelElicitationResponse(action="cancel")
 
+    def _answer_value(self, response: Any) -> tuple[str, Any]:
+        """Consent is an accept whose value is the URL consented to."""
+        action, _ = super()._answer_value(response)
+        return action, self.url if action == "accept" else None
+
     def _on_link_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
         if isinstance(content, dict) and content.get("event") == "open":
             self.consent()

@@ -269,7 +269,9 @@ async def test_an_answered_card_in_a_turn_leaves_only_its_summary_label() -> Non
     assert len(inside) >= 5 and all(w.comm is None for w in inside)  # every control closed
     assert card.comm is None and card not in children
     assert card.summary in children and card.summary.comm is not None
-    assert card.summary.value == result.answers[0][2] == "Accepted: Choice = Production"
+    assert card.summary.value == "Accepted: Choice = Production"  # the card's own line ([cards])
+    (answer,) = result.answers  # the record's: the question is the card's message, not ACP Kit's "Choice"
+    assert (answer.question, str(answer)) == ("Choose one", "Accepted: Production")
 
 
 def _tree(root: Any) -> list[Any]:

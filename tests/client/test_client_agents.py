@@ -105,7 +105,7 @@ async def test_prompt_auth_required_puts_the_card_in_the_turn() -> None:
     assert result.text == "echo hello"
     assert agent.authenticated == ["chat-gpt"]
     assert [(kind, answer) for kind, _, answer in result.answers] == [
-        ("authentication", "Authenticating with: Sign in with ChatGPT")
+        ("auth", "Authenticating with: Sign in with ChatGPT")
     ]
     shown = list(walk(session.turn.transcript)) if session.turn else []
     assert not [w for w in shown if isinstance(w, AuthCard)]  # answered: the card gave its place to its summary

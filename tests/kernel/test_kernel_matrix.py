@@ -17,7 +17,7 @@ from support import kernel_matrix
 from support.kernel_support import FORMATS_SETUP as SETUP
 from support.kernel_support import KernelHarness, button, choice_card, start_kernel
 
-from nbacp.kernel import INTERRUPTED_MESSAGE, LATE_EDITS_MESSAGE
+from nbacp.kernel import LATE_EDITS_MESSAGE
 
 pytestmark = pytest.mark.kernel
 
@@ -114,7 +114,9 @@ def test_stop_button_releases_the_cell_and_tells_the_agent(matrix_kernel: Kernel
     kernel.interrupt()
     kernel.wait_idle(cell, timeout=15)
     error = kernel.error(cell)
-    assert error is not None and (error["ename"], error["evalue"]) == ("KeyboardInterrupt", INTERRUPTED_MESSAGE)
+    said = "Stopped from the notebook: 1 open question cancelled, the agent was told to stop the turn (session/cancel)."
+    assert error is not None and (error["ename"], error["evalue"]) == ("KeyboardInterrupt", said)
+    assert error["traceback"] == [f"KeyboardInterrupt: {said}"]  # one line, none of nbacp's frames
     out = kernel.run("import asyncio\nawait asyncio.wait_for(agent.cancelled.wait(), 5)\n"
                      "await asyncio.sleep(0.2)\nprint(agent.replies, conn.client.open_cards())")
     assert out == "[CancelElicitationResponse(field_meta=None, action='cancel')] []\n"
@@ -168,7 +170,9 @@ def test_stop_button_during_await_card_cancels_it(matrix_kernel: KernelHarness) 
     kernel.interrupt()
     kernel.wait_idle(cell, timeout=15)
     error = kernel.error(cell)
-    assert error is not None and (error["ename"], error["evalue"]) == ("KeyboardInterrupt", INTERRUPTED_MESSAGE)
+    said = "Stopped from the notebook: the question was answered as cancelled."
+    assert error is not None and (error["ename"], error["evalue"]) == ("KeyboardInterrupt", said)
+    assert error["traceback"] == [f"KeyboardInterrupt: {said}"]
     assert kernel.run("print(view.response, view.done)") == "field_meta=None action='cancel' True\n"
 
 

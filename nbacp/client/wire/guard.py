@@ -213,6 +213,11 @@ class Guard:
             route = self.routes.get(method, router)  # mcp/*: the SDK defines but does not route these
             return await route(method, params, is_notification)
         except ValidationError as exc:
+            if method == "session/update" and is_notification and _unknown_update(exc, params):
+                # a type outside the SDK's schema (claude's compaction_update, subagent_update...):
+                # the client shows it as one line instead of a validation error (docs/record.md, 'Updates')
+                await self.client.session_update(params["sessionId"], params["update"])
+                return None
             raise RequestError.invalid_params(validation_problem(exc)) from None
         finally:
             _REQUEST_SCHEMA.reset(schema_token)
@@ -240,6 +245,18 @@ class Guard:
                 session_update=key[1], content=TextContentBlock(type="text", text=text), message_id=message_id
             )
             await self.client.session_update(session_id, update)
+
+
+def _unknown_update(exc: ValidationError, params: Any) -> bool:
+    """True when the only problem is an update type the SDK does not know (a well-formed notification)."""
+    if not isinstance(params, dict) or not isinstance(params.get("sessionId"), str):
+        return False
+    update = params.get("update")
+    if not isinstance(update, dict) or not isinstance(update.get("sessionUpdate"), str):
+        return False
+    errors = exc.errors(include_url=False, include_context=False, include_input=False)
+    return bool(errors) and all(e.get("type") == "union_tag_invalid" and tuple(e.get("loc", ())) == ("update",)
+                                for e in errors)
 
 
 def _usable_id(value: Any) -> bool:
