@@ -77,7 +77,7 @@ test-notebooks: $(STAMP)
 # The pip user's path (.ci/pip-path): sdist and wheel, a wheel from the sdist without Node, the
 # wheel's [demo] in a fresh venv running the quickstart, and Colab's kernel stack left untouched.
 test-pip: $(STAMP)
-	PYTHON=$(CURDIR)/$(BIN)/python .ci/pip-path
+	PYTHON=$(abspath $(BIN)/python) .ci/pip-path
 
 # Each tier in turn, with its time, so CI's log shows where the minutes go (the whole run must stay well under 90).
 TIERS := setup chromium real-agents kernel-envs lint test-js test-py test-notebooks test-pip bench-quick
