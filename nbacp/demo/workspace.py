@@ -14,6 +14,7 @@ clone has them in ``notebooks/`` instead.
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -100,5 +101,5 @@ def lab_environment(environ: Mapping[str, str]) -> dict[str, str]:
 def run_lab(folder: Path, port: int) -> None:
     """Replace this process with JupyterLab (Ctrl-C then reaches it as in a terminal); never returns."""
     command = lab_command(folder, port, as_root=os.geteuid() == 0)
-    print("Starting:", " ".join(command[1:]), flush=True)
+    print("Starting:", shlex.join(command), flush=True)
     os.execve(command[0], command, lab_environment(os.environ))

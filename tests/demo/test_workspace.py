@@ -68,8 +68,7 @@ def test_lab_copies_then_replaces_itself_with_jupyterlab_on_the_quickstart(
     [(path, argv, env)] = started
     assert path == sys.executable and argv == lab_command(folder, 8899, as_root=os.geteuid() == 0)
     assert "NBACP_ANSWERS" not in env and env["PATH"] == os.environ["PATH"]
-    out = capsys.readouterr().out
-    assert "Starting: -m jupyterlab --ip=127.0.0.1 --port=8899" in out
+    assert f"Starting: {sys.executable} -m jupyterlab --ip=127.0.0.1 --port=8899 " in capsys.readouterr().out
 
 
 def test_lab_command_serves_the_folder_on_loopback_and_allows_root_only_for_root(tmp_path: Path) -> None:
