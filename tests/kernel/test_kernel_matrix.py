@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -234,3 +235,33 @@ def test_choice_card_carries_its_code_where_the_front_end_cannot_share_it(oldest
     version, stub, whole = out.split()
     shares = tuple(int(part) for part in version.split(".")[:2]) >= (0, 11)
     assert (stub, whole) == (str(shares), str(not shares)), out
+
+
+NESTED = [env for env in kernel_matrix.MATRIX if env.nest_asyncio]
+
+
+@pytest.fixture(params=[env.id for env in NESTED])
+def nested_kernel(
+    request: pytest.FixtureRequest, tmp_path: Path, kernel_envs: dict[str, Path]
+) -> Iterator[KernelHarness]:
+    """A kernel where another library already applied the nest_asyncio its ipykernel ships
+    (6.29.5: nest_asyncio, 7.4.0: nest_asyncio2), before nbacp is imported (docs/kernels.md, 'nest_asyncio')."""
+    module = next(env.nest_asyncio for env in NESTED if env.id == request.param)
+    with start_kernel(tmp_path, python=kernel_envs[request.param]) as harness:
+        applied = harness.run(f"import asyncio, {module}\n{module}.apply()\n"
+                              "print(getattr(asyncio.get_running_loop(), '_nest_patched', False))")
+        assert applied == "True\n", applied
+        yield harness
+
+
+def test_nest_asyncio_applied_awaited_prompt_gets_every_edit(nested_kernel: KernelHarness) -> None:
+    test_awaited_prompt_is_answered_with_every_edit(nested_kernel)
+
+
+def test_nest_asyncio_applied_run_all_gets_every_pick(nested_kernel: KernelHarness) -> None:
+    test_run_all_start_then_await_turn_gets_every_pick(nested_kernel)
+
+
+@pytest.mark.parametrize("wait", ["await session.prompt('hold')", "await turn"])
+def test_nest_asyncio_applied_stop_button_releases_the_cell(nested_kernel: KernelHarness, wait: str) -> None:
+    test_stop_button_releases_the_cell_and_tells_the_agent(nested_kernel, wait)
