@@ -65,7 +65,7 @@ def test_agent_cell_magic_awaits_the_turn_in_a_real_kernel(kernel: KernelHarness
     )
     done, attached, line = out.splitlines()
     assert done == "True 'Why are sales nulls 2?'"
-    assert attached == "[('text', 'text'), ('sales', 'table')]"
+    assert attached == "[('prompt', 'prompt'), ('sales', 'table')]"
     assert line.startswith("Attached: sales (table, 2 rows x 2 columns, ") and line.endswith(" B)")
     # the record (a plain display_data of the prompting cell) keeps the attachment line
     records = [m["content"]["data"].get("text/plain", "") for m in kernel.messages(cell, "display_data")]
@@ -79,7 +79,7 @@ def test_line_magic_named_session_and_errors(kernel: KernelHarness) -> None:
     kernel.wait_idle(cell, timeout=60)
     assert kernel.error(cell) is None, kernel.error(cell)
     out = kernel.run("print(other.turn.text, [a.name for a in other.turn.attachments], session.turn)")
-    assert out == "hello sales ['text', 'sales'] None\n"  # the last session created was `other`
+    assert out == "hello sales ['prompt', 'sales'] None\n"  # the last session created was `other`
     named = kernel.execute("%%agent session\nhi")
     kernel.wait_idle(named, timeout=60)
     assert kernel.error(named) is None and kernel.run("print(session.turn.text)") == "hi\n"

@@ -96,7 +96,7 @@ async def test_claude_never_calls_fs_or_terminal_and_streams_bash_as_a_display_t
     assert client_calls(wire) == []
     assert "terminal_info" in keys and "terminal_output_delta" in keys and keys[-1] == "terminal_exit"
     assert shown == "out-line\nerr-line\n[exit code 0]"
-    assert not [a for a in result.answers if a[0] == "write"]  # nothing went through nbacp's fs
+    assert "fs/write_text_file" not in result.record.replace("\\", "")  # nothing went through nbacp's fs
 
 
 async def test_claude_stop_button_ends_its_own_long_bash(agents_bin: Path, tmp_path: Path, wire: list[str]) -> None:
@@ -183,8 +183,10 @@ async def test_gemini_writes_through_nbacp_and_runs_its_own_shell(
     assert (tmp_path / "data.txt").read_text() == "alpha\ngamma\n", fake.result_for("call_edit")
     assert "from-shell" in fake.result_for("call_shell")
     assert client_calls(wire) == ["fs/write_text_file", "fs/write_text_file"]  # no read, no terminal
-    writes = [(kind, Path(path).name, change) for kind, path, change in result.answers if kind == "write"]
-    assert writes == [("write", "made-by-gemini.txt", "new file, +1"), ("write", "data.txt", "+1 -1")]
+    record = result.record.replace("\\", "")  # the markdown's escapes
+    assert "fs/write_text_file · edited · completed · made-by-gemini.txt +1 -0 (new)" in record, record
+    assert "fs/write_text_file · edited · completed · data.txt +1 -1" in record, record
+    assert not [a for a in result.answers if a.kind not in ("question", "permission", "url", "auth")]
 
 
 async def test_gemini_write_to_the_running_notebook_is_refused(

@@ -8,8 +8,7 @@ there with these reasons; everything else runs on both lines (``make test-sdk1``
 from __future__ import annotations
 
 import importlib.util
-
-import pytest
+from typing import Any
 
 from nbacp.client.wire.sdk_compat import SDK_MAJOR, SDK_VERSION
 
@@ -18,6 +17,10 @@ NO_ACPREMOTE = f"acpremote has no release for agent-client-protocol {SDK_VERSION
 HAS_ACP_KIT = importlib.util.find_spec("pydantic_acp") is not None
 HAS_ACPREMOTE = importlib.util.find_spec("acpremote") is not None
 SDK1 = SDK_MAJOR >= 1
+
+
+# Support modules that import this also run inside test kernels, whose venvs have no pytest.
+pytest: Any = importlib.import_module("pytest") if importlib.util.find_spec("pytest") else None
 
 
 def require_acp_kit() -> None:
@@ -32,5 +35,6 @@ def require_acpremote() -> None:
         pytest.skip(NO_ACPREMOTE)
 
 
-needs_acp_kit = pytest.mark.skipif(not HAS_ACP_KIT, reason=NO_ACP_KIT)
-needs_acpremote = pytest.mark.skipif(not HAS_ACPREMOTE, reason=NO_ACPREMOTE)
+if pytest is not None:
+    needs_acp_kit = pytest.mark.skipif(not HAS_ACP_KIT, reason=NO_ACP_KIT)
+    needs_acpremote = pytest.mark.skipif(not HAS_ACPREMOTE, reason=NO_ACPREMOTE)
