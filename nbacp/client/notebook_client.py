@@ -153,7 +153,7 @@ class NotebookClient:
                 self._by_request.pop(request_id, None)
             target = explicit or self.surface_for(session_id) or surface
             if target is not None:
-                target.note_answer(kind, question, card.summary.value)
+                target.note_answer(kind, question, card.summary)
 
         card.on_resolve(finished)
         if self.max_answer_bytes is not None:
