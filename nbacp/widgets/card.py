@@ -70,6 +70,11 @@ class Card(anywidget.AnyWidget, Generic[T]):
         self.response_check: Callable[[T], str | None] | None = None
         self.on_msg(self._on_front_end)
 
+    @traitlets.validate("draft")
+    def _no_draft_once_answered(self, proposal: Any) -> Any:
+        # A page's held update can arrive after the answer (docs/slow-links.md): it changes nothing.
+        return {} if self.phase == ANSWERED else proposal["value"]
+
     # -- the answer -------------------------------------------------------------------
     @property
     def done(self) -> bool:

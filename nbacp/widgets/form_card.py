@@ -11,15 +11,24 @@ draft live (fixing a field clears its message) until the form is answered.
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from collections.abc import Mapping
 from typing import Any
 
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
 
-from nbacp.form import ChoiceField, Form, FormQuestion, StringField, UnsupportedField, WireValue
+from nbacp.form import ChoiceField, Form, FormQuestion, NumberField, StringField, UnsupportedField, WireValue
 from nbacp.widgets.card import Card
-from nbacp.widgets.form_spec import draft_value, fields_spec, is_secret, read_draft, shown, starting_draft
+from nbacp.widgets.form_spec import (
+    draft_value,
+    fields_spec,
+    is_secret,
+    parse_number,
+    read_draft,
+    shown,
+    starting_draft,
+)
 from nbacp.widgets.text import visible_controls
 
 ElicitationResponse = AcceptElicitationResponse | DeclineElicitationResponse | CancelElicitationResponse
@@ -130,14 +139,12 @@ class FormCard(Card[ElicitationResponse]):
         if isinstance(field, UnsupportedField):
             raise ValueError(f"{name!r} has the unsupported type {field.type_name!r}; it cannot be filled.")
         if isinstance(field, StringField):
-            if hasattr(value, "isoformat") and field.format in ("date", "date-time"):
-                if field.format == "date-time" and getattr(value, "tzinfo", None) is None:
-                    raise ValueError(f"{name!r} takes a timezone-aware datetime.")
-                value = value.isoformat()
-            if value is not None and not isinstance(value, str):
-                raise ValueError(f"{name!r} takes text, not {type(value).__name__}.")
-        elif field.kind in ("number", "integer"):
-            if isinstance(value, bool) or not (value is None or isinstance(value, int | float | str)):
+            value = _as_text(name, field, value)
+        elif isinstance(field, NumberField):
+            # what a number box can hold: a number, or text that is one (the form checks bounds)
+            text = value.strip() if isinstance(value, str) else None
+            if isinstance(value, bool) or not (value is None or isinstance(value, int | float) or text == ""
+                                               or not isinstance(parse_number(text or "", integer=False), str)):
                 raise ValueError(f"{name!r} takes a number.")
         elif value is not None and not isinstance(value, bool):
             raise ValueError(f"{name!r} takes True, False or None.")
@@ -229,6 +236,36 @@ class FormCard(Card[ElicitationResponse]):
             quoted = f"“{_short(custom)}”"
             text = f"{text} + {quoted}" if text else quoted
         return text
+
+
+def _as_text(name: str, field: StringField, value: Any) -> Any:
+    """``value`` as a text box or a date / date-time input of the page can hold it."""
+    if field.format == "date":
+        if isinstance(value, dt.datetime):
+            value = value.date()
+        if isinstance(value, dt.date):
+            return value.isoformat()
+        if isinstance(value, str) and value and not _parses(dt.date.fromisoformat, value):
+            raise ValueError(f"{name!r} takes a date (YYYY-MM-DD).")
+    elif field.format == "date-time":
+        if isinstance(value, str) and value:
+            value = _parses(dt.datetime.fromisoformat, value) or value
+        if isinstance(value, dt.datetime):
+            if value.tzinfo is None:
+                raise ValueError(f"{name!r} takes a timezone-aware datetime (RFC 3339 with an offset).")
+            return value.isoformat()
+        if isinstance(value, str) and value:
+            raise ValueError(f"{name!r} takes a date and time with an offset (RFC 3339).")
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"{name!r} takes text, not {type(value).__name__}.")
+    return value
+
+
+def _parses(parse: Any, text: str) -> Any:
+    try:
+        return parse(text.strip())
+    except ValueError:
+        return None
 
 
 def _wire_text(value: WireValue) -> str:

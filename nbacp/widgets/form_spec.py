@@ -77,26 +77,30 @@ def field_spec(field: Field) -> dict[str, Any]:
             what = "a whole number" if kind == "integer" else "a number"
             spec["placeholder"] = f"{what}, {_bound(field.minimum) or '−∞'} to {_bound(field.maximum) or '∞'}"
     elif isinstance(field, UnsupportedField):
-        spec["note"] = shown(f"{field.name}: this client cannot show a field of type {field.type_name}")
+        spec["note"] = shown(f"{field.name}: unsupported field type {field.type_name}")
     return spec
 
 
 def companion_spec(question: FormQuestion) -> dict[str, Any]:
-    """The text box's label says what its text does (replace the pick, annotate it, add to the
-    picks), once: no second line repeating it (docs/design.md, 'Answer composition')."""
+    """The text box's label says what its text does (replace the pick, annotate it, or add to the
+    picks), in one line (docs/design.md, 'Answer composition'). The agent's own words for an
+    Other box go inside it, as its placeholder, not as more lines saying the same; a note box
+    keeps the agent's name for it (codex's "Additional answer or note") under its label."""
     custom = question.custom
     assert custom is not None
+    agent_words = custom.description or (custom.title if custom.title not in (None, "Other") else None)
+    description: str | None = None
     if question.is_note and not question.multi:
         mode, title, placeholder = "note", "Note on your choice", "Add a note (optional)"
+        description = agent_words
     elif question.exclusive and question.choice.options:
-        mode, title, placeholder = "other", "Other (replaces your choice)", "Type your own answer"
+        mode, title, placeholder = "other", "Other (replaces your choice)", agent_words or "Type your own answer"
     else:
-        mode, title, placeholder = "add", custom.title or "Other", "Type your own answer"
-    description = custom.description if custom.description not in (None, custom.title) else None
+        mode, title, placeholder = "add", custom.title or "Other", custom.description or "Type your own answer"
     if custom.pattern_warning:  # the box's pattern cannot be checked: say so where the box is
         description = f"{description} ⚠ {custom.pattern_warning}" if description else f"⚠ {custom.pattern_warning}"
-    return {"name": custom.name, "title": shown(title), "description": shown(description), "placeholder": placeholder,
-            "mode": mode}
+    return {"name": custom.name, "title": shown(title), "description": shown(description),
+            "placeholder": shown(placeholder), "mode": mode}
 
 
 def question_spec(question: FormQuestion, *, lone: bool = False) -> dict[str, Any]:
