@@ -1,4 +1,4 @@
-// The authentication card's body (docs/cards.md, 'Authentication card'): one row per method
+// The authentication card's body (docs/consent-cards.md, 'Authentication card'): one row per method
 // of the agent, with its description and, for an env-var method, the variables it reads.
 // It never asks for a secret: there is no password box (a typed key would travel in widget
 // state and be saved with the notebook). A method's button sends {event: "authenticate",

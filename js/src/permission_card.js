@@ -1,4 +1,4 @@
-// The permission card's body (docs/cards.md, 'Permission card'): the tool title, the command as
+// The permission card's body (docs/consent-cards.md, 'Permission card'): the tool title, the command as
 // code, the files, each diff coloured by line with its size, the arguments as a bounded
 // key/value table (long values folded, the raw JSON one click away) and, under a fold, the
 // ids. The options are the card's action buttons (the base draws them from spec.actions).

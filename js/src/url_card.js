@@ -1,4 +1,4 @@
-// The URL consent card's body (docs/cards.md, 'URL consent card'): the site, the full URL with
+// The URL consent card's body (docs/consent-cards.md, 'URL consent card'): the site, the full URL with
 // its host marked, the warnings, and the Open link. Open is a real link (<a target=_blank>) so
 // the new tab is the person's own gesture in their own browser; the click also sends
 // {event: "open"} (consent). The href is re-checked here: only http(s), whatever Python sent.

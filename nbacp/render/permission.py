@@ -3,14 +3,14 @@
 Pure functions over the wire shape of ``session/request_permission`` (a ``toolCall`` and its
 ``options`` as dicts, camelCase as ACP sends them), so they run and are tested without
 widgets or the SDK. The card (``nbacp.widgets.permission_card``) puts the result in its
-``spec`` and its front end draws it; the layout of that spec is in docs/cards.md
+``spec`` and its front end draws it; the layout of that spec is in docs/consent-cards.md
 ('Permission card').
 
 Every agent string goes through ``shown`` (valid Unicode, bidi and other invisible controls
 made visible): the front end writes the spec with ``textContent`` only. Everything is bounded
 (lines, rows, characters), so a 10 MB diff or a 3,000-deep ``rawInput`` makes a card of a
 fixed size. Where the agents differ (the command of an execute call), the shapes are the ones
-measured with claude-agent-acp, codex-acp and gemini-cli (docs/cards.md, 'What the agents send').
+measured with claude-agent-acp, codex-acp and gemini-cli (docs/consent-cards.md, 'What the agents send').
 """
 
 from __future__ import annotations
@@ -260,7 +260,7 @@ def option_rows(options: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
 def permission_spec(
     tool_call: Mapping[str, Any], options: Sequence[Mapping[str, Any]], agent: str | None = None
 ) -> dict[str, Any]:
-    """Everything the permission card shows, as JSON (docs/cards.md, 'Permission card')."""
+    """Everything the permission card shows, as JSON (docs/consent-cards.md, 'Permission card')."""
     kind = tool_call.get("kind")
     kind = kind if isinstance(kind, str) else None
     locations = _locations(tool_call)

@@ -1,6 +1,6 @@
 """The card shown when an agent answers "Authentication required": its methods, one button each.
 
-One anywidget model (``nbacp.widgets.card.Card``, docs/cards.md, 'Authentication card'). It
+One anywidget model (``nbacp.widgets.card.Card``, docs/consent-cards.md, 'Authentication card'). It
 never asks for a secret. A password box would send the key through widget state, which the
 notebook saves; an env-var method instead names the variables the agent reads, to be set in
 the kernel's environment (the agent inherits it) or given with ``connect(env=...)``.
@@ -46,7 +46,7 @@ def env_vars(method: Any) -> list[dict[str, Any]]:
 
 
 def method_row(method: Any) -> dict[str, Any]:
-    """One method as the card shows it (docs/cards.md, 'Authentication card')."""
+    """One method as the card shows it (docs/consent-cards.md, 'Authentication card')."""
     kind = method_kind(method)
     method_id = str(_get(method, "id"))
     link = _get(method, "link") if kind == "env_var" else None

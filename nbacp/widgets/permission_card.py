@@ -4,7 +4,7 @@ One anywidget model (``nbacp.widgets.card.Card``). Its ``spec`` is
 ``nbacp.render.permission.permission_spec`` (the command as code, files, coloured diffs, the
 arguments table, ids under a fold) plus one action button per agent option; a click sends
 ``{"event": "option", "option_id", "seq"}`` and ``choose()`` runs the same handler
-(docs/cards.md, 'Permission card').
+(docs/consent-cards.md, 'Permission card').
 
 A person's "no" is the agent's ``reject_*`` option; ``cancelled`` is reserved for a turn
 that ended while the card was open (``cancel_pending``), because agents treat it as an abort.

@@ -1,6 +1,6 @@
 """The consent card for URL-mode elicitations: the person decides whether to open a link.
 
-One anywidget model (``nbacp.widgets.card.Card``, docs/cards.md, 'URL consent card'). The spec
+One anywidget model (``nbacp.widgets.card.Card``, docs/consent-cards.md, 'URL consent card'). The spec
 names the site, shows the whole URL with its host marked (``nbacp.render.urls.url_parts``) and
 the warnings of ``check_url``. The spec makes ``accept`` mean consent, not completion: the
 answer goes to the agent when the person consents, and ``elicitation/complete`` may follow
@@ -42,7 +42,7 @@ def _visible(text: str) -> str:
 
 
 def url_spec(message: str, url: str, check: UrlCheck, agent: str | None) -> dict[str, Any]:
-    """The card's ``spec`` while asking (docs/cards.md, 'URL consent card')."""
+    """The card's ``spec`` while asking (docs/consent-cards.md, 'URL consent card')."""
     before, host, after = url_parts(url) if check.openable or check.host else (url, "", "")
     return {
         "kind": "url",

@@ -5,7 +5,7 @@ so an assertion on a probe proves the click travelled browser -> kernel as the c
 The layout check measures every card type (these three and a form) in light and dark themes:
 no card and no output is wider than the output area, with hostile long text in every slot.
 ``NBACP_SCREENSHOTS=<dir>`` also writes the permission cards' screenshots there (docs/ holds
-the checked-in ones: docs/cards.md, 'Screenshots').
+the checked-in ones: docs/consent-cards.md, 'Screenshots').
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ SETUP = textwrap.dedent('''
               PermissionOption(option_id="cancel", name="Reject", kind="reject_once")]
 ''')
 
-# claude-agent-acp's Bash request and gemini-cli's replace request, as recorded (docs/cards.md).
+# claude-agent-acp's Bash request and gemini-cli's replace request, as recorded (docs/consent-cards.md).
 PERMISSIONS = textwrap.dedent('''
     bash = PermissionCard(ToolCallUpdate(
         tool_call_id="toolu_bash", title="pytest -q tests/ && ruff check .", kind="execute", status="pending",

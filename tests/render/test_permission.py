@@ -1,7 +1,7 @@
 """The permission card's spec (nbacp.render.permission), from the requests the real agents send.
 
 The tool calls below are the ``session/request_permission`` params recorded from
-claude-agent-acp 0.101.0, codex-acp 2.6.0 and gemini-cli 0.61.0 (docs/cards.md, 'What the
+claude-agent-acp 0.101.0, codex-acp 2.6.0 and gemini-cli 0.61.0 (docs/consent-cards.md, 'What the
 agents send'), paths shortened.
 """
 

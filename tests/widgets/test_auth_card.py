@@ -1,7 +1,7 @@
 """AuthCard: one model listing the agent's methods; a click and ``choose()`` run the same handler.
 
 A method's click is ``{"event": "authenticate", "method_id", "seq"}`` on the card's comm,
-Cancel is ``{"event": "cancel", "seq"}`` (docs/cards.md, 'Authentication card').
+Cancel is ``{"event": "cancel", "seq"}`` (docs/consent-cards.md, 'Authentication card').
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """PermissionCard: one model, one action per option, choose by id or label, what runs shown as text.
 
-Clicks are the messages the page sends (docs/cards.md, 'Permission card'):
+Clicks are the messages the page sends (docs/consent-cards.md, 'Permission card'):
 ``{"event": "option", "option_id", "seq"}`` on the card's own comm.
 """
 
