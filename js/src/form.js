@@ -40,7 +40,14 @@ function choiceField(ctx, field, i) {
       node.classList.toggle("nbacp-invalid", messages.length > 0);
       choice.update(answer(), messages, disabled);
     },
-    focus: choice.focus,
+    focus: (errors) => {
+      // the Other box when only its text is wrong, else the options
+      if (field.custom && !messagesOf(errors, [field.name]).length && choice.view.other) {
+        choice.view.other.input.focus();
+        return true;
+      }
+      return choice.focus();
+    },
   };
 }
 
@@ -95,7 +102,7 @@ export function renderForm(ctx) {
     },
     focusInvalid(errors) {
       const first = fields.find((f) => messagesOf(errors, f.names).length > 0);
-      return first ? first.focus() : false;
+      return first ? first.focus(errors) : false;
     },
   };
 }
