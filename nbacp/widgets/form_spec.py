@@ -38,7 +38,7 @@ def is_secret(field: Field) -> bool:
 
 
 def field_kind(field: Field) -> str:
-    """The front end's input kind for a plain field (docs/cards.md, 'Field kinds')."""
+    """The front end's input kind for a plain field (docs/cards.md, 'The form card')."""
     if isinstance(field, StringField):
         if is_secret(field):
             return "secret"
@@ -171,7 +171,7 @@ def parse_number(text: str, *, integer: bool) -> Any:
 
 def read_draft(form: Form, draft: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, list[str]]]:
     """The values a draft stands for (None = left empty), and messages for input the browser could
-    not read (a half-typed date): those are never sent as empty (docs/cards.md, 'Bad input')."""
+    not read (a half-typed date): those are never sent as empty (docs/cards.md, 'The form card')."""
     values: dict[str, Any] = {}
     problems: dict[str, list[str]] = {}
     for name, field in form.fields.items():
