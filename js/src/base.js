@@ -32,7 +32,7 @@ export function mount(model, el) {
   const spec = readSpec(model);
   const base = uid();
   const root = h("div", {
-    class: `nbacp-card2 nbacp-kind-${String(spec.kind || "none").replace(/[^a-z]/g, "")}`,
+    class: `nbacp-card2 nbacp-card nbacp-kind-${String(spec.kind || "none").replace(/[^a-z]/g, "")}`,
     // JupyterLab: keep notebook command-mode shortcuts (a, b, d d, arrows, Enter) out of the card.
     "data-lm-suppress-shortcuts": "true",
   });
@@ -178,18 +178,66 @@ export function mount(model, el) {
   };
 }
 
+/**
+ * The cell that was active when the pointer first went down in this card (JupyterLab makes the
+ * card's own cell active on that click): where the notebook's focus goes back once the answer
+ * removed the control that had it, so the next Shift+Enter runs the cell the person was heading to.
+ */
+function focusKeeper(el) {
+  let before = null;
+  let inside = false; // the focus is (or was, until a control it was on got disabled) in the card
+  const down = () => {
+    const notebook = el.closest(".jp-Notebook");
+    const active = notebook ? notebook.querySelector(".jp-Cell.jp-mod-active") : null;
+    if (active && active !== el.closest(".jp-Cell")) before = active;
+  };
+  const focusin = () => {
+    inside = true;
+  };
+  const focusout = (event) => {
+    if (event.relatedTarget && !el.contains(event.relatedTarget)) inside = false;
+  };
+  el.addEventListener("pointerdown", down, true);
+  el.addEventListener("focusin", focusin);
+  el.addEventListener("focusout", focusout);
+  return {
+    hadFocus() {
+      const active = el.ownerDocument.activeElement;
+      return inside && (!active || active === el.ownerDocument.body || el.contains(active));
+    },
+    restore() {
+      const notebook = el.closest(".jp-Notebook");
+      if (!notebook) return;
+      if (before && before.isConnected && !before.classList.contains("jp-mod-active")) {
+        before.dispatchEvent(new MouseEvent("mousedown", { bubbles: true, cancelable: true, button: 0 }));
+        document.dispatchEvent(new MouseEvent("mouseup", { bubbles: true, button: 0 }));
+      }
+      notebook.focus();
+    },
+    dispose() {
+      el.removeEventListener("pointerdown", down, true);
+      el.removeEventListener("focusin", focusin);
+      el.removeEventListener("focusout", focusout);
+    },
+  };
+}
+
 /** anywidget's render: rebuilt when the spec or the phase changes (answered: the summary only). */
 export function render({ model, el }) {
+  const keeper = focusKeeper(el);
   let teardown = mount(model, el);
   const rebuild = () => {
+    const hadFocus = keeper.hadFocus();
     teardown();
     teardown = mount(model, el);
+    if (hadFocus && (model.get("phase") || "open") !== "open") keeper.restore();
   };
   model.on("change:spec", rebuild);
   model.on("change:phase", rebuild);
   return () => {
     model.off("change:spec", rebuild);
     model.off("change:phase", rebuild);
+    keeper.dispose();
     teardown();
   };
 }

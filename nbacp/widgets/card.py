@@ -192,11 +192,12 @@ class Card(anywidget.AnyWidget, Generic[T]):
         return True
 
     def _settle(self) -> None:
-        """Shrink the state to the summary and drop what Python held for the open card."""
+        """Shrink the state to the summary (and the card's kind) and drop what Python held for the open card."""
         if self.phase == ANSWERED:
             return
         with self.hold_sync():
-            self.spec = {}
+            kind = self.spec.get("kind")
+            self.spec = {"kind": kind} if isinstance(kind, str) else {}  # the page keeps its card's class
             self.draft = {}
             self.errors = {}
             self.phase = ANSWERED

@@ -33,8 +33,8 @@ SETUP = textwrap.dedent('''
         response.add_class(f"probe-{name}-response")
         def show(_change=None):
             values.value = json.dumps(card.values, sort_keys=True)
-        for field in fields:
-            card.widget_for(field).observe(show, names=["answer", "value"])
+        if fields:
+            card.observe(show, names="draft")  # the card's one synced draft (docs/cards.md)
         def answered(r):
             response.value = json.dumps(r.model_dump(mode="json", by_alias=True, exclude_none=True), sort_keys=True)
         card.on_resolve(answered)
@@ -120,7 +120,7 @@ def expect_probe(page: Page, name: str, wanted: Any) -> None:
 
 
 def form_card(page: Page, message: str) -> Locator:
-    form = page.locator(".nbacp-form").filter(has_text=message)
+    form = page.locator(".nbacp-kind-form").filter(has_text=message)
     expect(form).to_have_count(1, timeout=CARD_TIMEOUT)
     return form
 
@@ -188,7 +188,7 @@ def test_multi_select_by_mouse_and_keyboard(lab: JupyterServer, page: Page, tmp_
     expected = {"action": "accept", "content": {"question_0": ["Python", "TypeScript"], "question_0_custom": "Go"}}
     expect_probe(page, "langs-response", expected)
     expect(results(page)).to_contain_text('"question_0": ["Python", "TypeScript"]')
-    summary = page.locator(".nbacp-form .nbacp-summary")  # the card keeps only its summary
+    summary = page.locator(".nbacp-kind-form .nbacp-summary")  # the card keeps only its summary
     expect(summary).to_have_text("Accepted: Languages = Python, TypeScript + “Go”")
     expect(card).to_have_count(0)  # answered: the card's controls are closed
     assert cell_count(page) == cells
@@ -236,7 +236,9 @@ def test_filter_box_for_many_options(lab: JupyterServer, page: Page) -> None:
     rows = card.get_by_role("radio")
     expect(rows).to_have_count(len(CITIES))
     form.get_by_role("button", name="Accept").click()  # required and empty: stays open with a message
-    expect(card.locator("[role=alert] li")).not_to_have_count(0)
+    expect(card.locator(".nbacp-cc-errors li")).not_to_have_count(0)
+    expect(card.get_by_role("radiogroup")).to_have_attribute("aria-invalid", "true")
+    expect(card.get_by_role("radio", name="Amsterdam")).to_be_focused()  # focus on the first invalid field
     expect(form.locator(".nbacp-summary")).to_be_hidden()
 
     card.get_by_role("radio", name="Oslo").click()
@@ -301,7 +303,7 @@ def test_agent_text_never_becomes_markup(lab: JupyterServer, page: Page, tmp_pat
     out = output_area(page, 1)
     expect(out.locator(".nbacp-permission-card")).to_be_visible(timeout=CARD_TIMEOUT)
     expect(out.locator(".nbacp-stop")).to_be_visible(timeout=CARD_TIMEOUT)
-    for card in (".nbacp-form", ".nbacp-permission-card", ".nbacp-transcript"):
+    for card in (".nbacp-kind-form", ".nbacp-permission-card", ".nbacp-transcript"):
         expect(out.locator(card)).to_contain_text(XSS)  # shown as the characters it is
     expect(out.locator(".nbacp-url-card").nth(0)).to_contain_text(XSS)
     expect(out.locator(".nbacp-cc-label")).to_have_text(XSS)

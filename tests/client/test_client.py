@@ -266,7 +266,7 @@ async def test_an_answered_card_in_a_turn_is_one_model_showing_its_summary() -> 
     (card,) = cards
     assert outcomes == [ChoiceElicitationAccepted(value=Target.PRODUCTION)]
     assert card in children and card.comm is not None and card.phase == "answered"
-    assert (card.spec, card.draft) == ({}, {})
+    assert (card.spec, card.draft) == ({"kind": "form"}, {})
     assert card.summary == result.answers[0][2] == "Accepted: Choice = Production"
 
 

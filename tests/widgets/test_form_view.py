@@ -252,7 +252,7 @@ def test_an_answered_card_is_one_model_that_keeps_only_its_summary(answer: str) 
     else:
         assert getattr(view, answer)() is True
     assert view.settled and view.phase == "answered" and view.summary
-    assert (view.spec, view.draft, view.errors) == ({}, {}, {})  # the page shows the summary only
+    assert (view.spec, view.draft, view.errors) == ({"kind": "form"}, {}, {})  # the page shows the summary only
     assert view.comm is not None and view.form.fields  # still the same model; the form stays readable
 
 
