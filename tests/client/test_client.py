@@ -138,7 +138,7 @@ async def test_form_without_policy_waits_for_a_person() -> None:
         card.accept()
         await turn
     assert agent.replies[0].content == {"question_0": ["Parquet"]}
-    assert card in turn.transcript.children or card.done
+    assert card in turn.transcript.shown or card.done
 
 
 async def test_permission_reject_is_the_agents_reject_option_not_cancelled() -> None:
@@ -262,7 +262,7 @@ async def test_an_answered_card_in_a_turn_is_one_model_showing_its_summary() -> 
         session = await conn.new_session(".")
         turn = session.start("deploy")
         result = await turn
-        children = list(turn.transcript.children)
+        children = list(turn.transcript.shown)
     (card,) = cards
     assert outcomes == [ChoiceElicitationAccepted(value=Target.PRODUCTION)]
     assert card in children and card.comm is not None and card.phase == "answered"
