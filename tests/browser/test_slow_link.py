@@ -4,7 +4,8 @@ Real JupyterLab and chromium, with a proxy between them that delays every byte b
 or 1,000 ms each way (support/delay_proxy.py). The page loads at 0 ms; the delay is switched
 on once the card is shown, so it applies to every kernel message of the answer. A fast person
 (actions as fast as Playwright goes) and a person's pace (300 ms between actions, 100 ms a
-key) answer a multi-select + Other card and a form with number, text and date fields; what
+key) answer a multi-select + Other card, a form with number, text and date fields and a
+permission card; what
 the page showed is read from the DOM right before Accept, what the agent gets is the card's
 response, written by the kernel into a probe label. Before the card was one model whose
 Accept message carries its draft, the multi-select case got only the first tick from 150 ms
@@ -77,11 +78,29 @@ FORM = textwrap.dedent("""
 """)
 
 
+PERMISSION = textwrap.dedent("""
+    from acp.schema import PermissionOption, ToolCallUpdate
+    from nbacp.widgets import PermissionCard
+    call = ToolCallUpdate(tool_call_id="run-1", title="Run the tests", kind="execute",
+                          raw_input={"command": "pytest -q"})
+    card = PermissionCard(call, [PermissionOption(option_id="allow", name="Allow once", kind="allow_once"),
+                                 PermissionOption(option_id="reject", name="Reject", kind="reject_once")],
+                          agent="claude")
+    watch(card, "perm")
+""")
+
+
+def _content(response: dict[str, Any]) -> Any:
+    assert response["action"] == "accept", response
+    return response["content"]
+
+
 @dataclasses.dataclass
 class Case:
     cell: str
     probe: str
-    act: Callable[[Page, Locator, bool], dict[str, Any]]  # -> what the page showed, as the agent should get it
+    act: Callable[[Page, Locator, bool], Any]  # -> what the page showed, as the agent should get it
+    got: Callable[[dict[str, Any]], Any] = _content  # what the agent got, from the response
 
 
 def _gap(page: Page, pace: bool) -> None:
@@ -127,9 +146,16 @@ def act_form(page: Page, card: Locator, pace: bool) -> dict[str, Any]:
     return shown
 
 
+def act_permission(page: Page, card: Locator, pace: bool) -> Any:
+    _gap(page, pace)  # a person reads the card first
+    card.get_by_role("button", name="Reject").click()
+    return {"outcome": "selected", "optionId": "reject"}  # the button the page showed, clicked
+
+
 CASES = {
     "multi-select+other": Case(LANGUAGES, "probe-langs", act_languages),
     "number+text+date": Case(FORM, "probe-form", act_form),
+    "permission": Case(PERMISSION, "probe-perm", act_permission, lambda response: response["outcome"]),
 }
 
 
@@ -195,5 +221,5 @@ def test_the_agent_gets_what_the_page_showed(slow_page: Page, proxy: DelayProxy,
         response = json.loads(probe.inner_text())
     finally:
         proxy.delay_ms = 0
-    assert response["action"] == "accept"
-    assert response["content"] == shown, f"the page showed {shown}, the agent got {response['content']}"
+    got = case.got(response)
+    assert got == shown, f"the page showed {shown}, the agent got {got}"
