@@ -88,7 +88,7 @@ async def test_decline_then_open_is_ignored(comms: RecordingComms) -> None:
     press(comms, c, "open")
     assert c.consent() is False
     assert c.response == DeclineElicitationResponse(action="decline")
-    assert c.spec == {} and c.phase == "answered"
+    assert c.settled and c.phase == "answered" and "actions" not in c.spec
 
 
 async def test_consent_disables_the_link_on_the_page(comms: RecordingComms) -> None:
