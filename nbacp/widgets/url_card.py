@@ -49,11 +49,12 @@ def url_spec(message: str, url: str, check: UrlCheck, agent: str | None) -> dict
         "header": f"{_visible(agent or 'The agent')} asks you to open a web page",
         "message": _visible(message),
         "site": check.host,
-        "reads_as": check.display_host if check.display_host != check.host else "",
+        # a punycode label can decode to anything, bidi controls included: shown, not obeyed
+        "reads_as": _visible(check.display_host) if check.display_host != check.host else "",
         # a refused URL shows its hidden characters as <U+XXXX>; an openable one has none
         "url": {"before": _visible(before), "host": _visible(host), "after": _visible(after)},
         "href": url if check.openable else "",
-        "warnings": list(check.warnings),
+        "warnings": [_visible(w) for w in check.warnings],
         "refusal": check.refusal,
         "link_label": "Open",
         "link_enabled": check.openable,
@@ -164,7 +165,7 @@ class UrlConsentCard(Card[UrlResponse]):
                 return False
             self._stage = "waiting"  # before _resolve: the card does not settle, it waits
             consent = AcceptElicitationResponse(action="accept")
-            if not self._resolve(consent, f"Consented to open {self.check.display_host}"):
+            if not self._resolve(consent, f"Consented to open {_visible(self.check.display_host)}"):
                 self._stage = "asking"
                 return False
             self.phase = WAITING_PHASE

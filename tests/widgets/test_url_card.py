@@ -242,6 +242,16 @@ def test_punycode_host_warns_and_shows_decoded_form() -> None:
     assert c.openable
 
 
+def test_a_punycode_host_that_decodes_to_a_bidi_override_is_shown_not_obeyed() -> None:
+    label = "xn--" + "abc\u202egoogle".encode("punycode").decode("ascii")
+    c = card(f"https://{label}.com/")
+    assert "\u202e" in c.check.display_host and c.openable
+    assert c.spec["reads_as"] == "abc<U+202E>google.com"
+    assert all("\u202e" not in w for w in c.spec["warnings"])
+    c.open()
+    assert "\u202e" not in c.summary and "<U+202E>" in c.summary
+
+
 def test_mixed_script_host_warns() -> None:
     check = check_url("https://\u0430pple.com/")  # Cyrillic a + Latin pple
     assert any("mixes scripts (Cyrillic, Latin)" in w for w in check.warnings)
