@@ -33,8 +33,8 @@ function optionRow(spec, option, ids) {
       "data-lm-suppress-shortcuts": "true",
     },
     [
-      h("span", { class: "nbacp-cc-mark", "aria-hidden": "true" }),
-      h("div", { class: "nbacp-cc-body" }, [h("div", {}, [label, badge]), desc, preview, note]),
+      // the box or circle is the row's ::before (card.css): one element fewer per option
+      h("div", { class: "nbacp-cc-body" }, [label, badge, desc, preview, note]),
     ],
   );
   const described = [desc && ids.desc, preview && ids.preview].filter(Boolean);
@@ -139,9 +139,8 @@ export function buildView(spec, root) {
     root.append(other.box);
   }
 
-  const errorList = h("ul", { class: "nbacp-cc-errors" });
-  const errorRegion = h("div", { id: ids.errors, role: "alert" }, [errorList]);
-  root.append(errorRegion);
+  const errorList = h("ul", { class: "nbacp-cc-errors", id: ids.errors, role: "alert" });
+  root.append(errorList);
 
   return { spec, rows, list, filter, status, other, errorList, errorsId: ids.errors };
 }
