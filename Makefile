@@ -3,14 +3,17 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# `make demo` installs the demo extra only; the test extra holds it, so `make setup` marks both.
+DEMO_STAMP := $(VENV)/.installed-demo
 
-.PHONY: setup demo demo-setup chromium test test-fast test-py test-slow-link test-js test-notebooks typecheck lint bench bench-quick clean real-agents kernel-envs
+.PHONY: setup demo demo-setup test-pip chromium test test-fast test-py test-slow-link test-js test-notebooks typecheck lint bench bench-quick clean real-agents kernel-envs test-sdk1
 
 # Root needs no sudo (and JupyterLab's --allow-root); everyone else gets sudo for apt-get only.
 ROOT := $(filter 0,$(shell id -u))
 SUDO := $(if $(ROOT),,sudo)
 # The demo runs on a scratch copy of notebooks/ (gitignored): a person's runs, saves and new
 # notebooks land there, never in a tracked file or in what `make test-notebooks` collects.
+# The copy and the server are `python -m nbacp.demo notebooks|lab`, what a pip user runs.
 DEMO_DIR := workspace
 DEMO_PORT ?= 8888
 
@@ -18,7 +21,13 @@ $(STAMP): pyproject.toml js/package.json
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q -U pip
 	$(BIN)/pip install -q -e ".[test]"
-	touch $(STAMP)
+	touch $(STAMP) $(DEMO_STAMP)
+
+$(DEMO_STAMP): pyproject.toml js/package.json
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install -q -U pip
+	$(BIN)/pip install -q -e ".[demo]"
+	touch $(DEMO_STAMP)
 
 setup: $(STAMP)
 
@@ -26,13 +35,12 @@ chromium:
 	@command -v chromium >/dev/null 2>&1 || ($(SUDO) apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 
-demo-setup: $(STAMP)
-	$(BIN)/python -m nbacp.demo.workspace notebooks $(DEMO_DIR)
+demo-setup: $(DEMO_STAMP)
+	$(BIN)/python -m nbacp.demo notebooks $(DEMO_DIR)
 
 # Stop with Ctrl-C twice. NBACP_ANSWERS is dropped so every card waits for the person.
-demo: demo-setup
-	env -u NBACP_ANSWERS $(BIN)/jupyter lab --ip=127.0.0.1 --port=$(DEMO_PORT) \
-		--ServerApp.root_dir=$(DEMO_DIR) --LabApp.default_url=/lab/tree/quickstart.ipynb $(if $(ROOT),--allow-root)
+demo: $(DEMO_STAMP)
+	$(BIN)/python -m nbacp.demo lab $(DEMO_DIR) --port $(DEMO_PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check nbacp tests benchmarks
@@ -68,11 +76,25 @@ test-slow-link: $(STAMP) chromium
 test-fast: $(STAMP)
 	$(BIN)/pytest -q -p no:cacheprovider -m "not kernel and not browser and not real_agents"
 
+# The core tiers again on the newest 1.x ACP Python SDK (pinned in tests/support/sdk1_env.py), in
+# .cache/sdk1: unit, real peers, real kernels (this venv's ipykernel; the kernel matrix keeps SDK
+# 0.12.1) and real agents, plus the resolver check. ACP Kit and acpremote tests skip there: neither
+# has a release for SDK 1.x (docs/protocol.md, 'Two SDK lines').
+test-sdk1: $(STAMP) real-agents
+	cd tests && ../$(BIN)/python -m support.sdk1_env
+	.cache/sdk1/bin/python -m pytest -q -p no:cacheprovider --timeout=300 -m "not browser" \
+		--ignore=tests/browser --ignore=tests/test_first_run.py
+
 test-notebooks: $(STAMP)
 	NBACP_ANSWERS=$(CURDIR)/notebooks/answers $(BIN)/pytest -q -p no:cacheprovider --nbval notebooks --nbval-sanitize-with notebooks/sanitize.cfg --nbval-cell-timeout 120
 
+# The pip user's path (.ci/pip-path): sdist and wheel, a wheel from the sdist without Node, the
+# wheel's [demo] in a fresh venv running the quickstart, and Colab's kernel stack left untouched.
+test-pip: $(STAMP)
+	PYTHON=$(abspath $(BIN)/python) .ci/pip-path
+
 # Each tier in turn, with its time, so CI's log shows where the minutes go (the whole run must stay well under 90).
-TIERS := setup chromium real-agents kernel-envs lint test-js test-py test-slow-link test-notebooks bench-quick
+TIERS := setup chromium real-agents kernel-envs lint test-js test-py test-slow-link test-sdk1 test-notebooks test-pip bench-quick
 test:
 	@for tier in $(TIERS); do start=$$(date +%s); $(MAKE) --no-print-directory $$tier || exit 1; \
 		echo "== tier $$tier: $$(( $$(date +%s) - start )) s"; done
@@ -85,4 +107,4 @@ bench-quick: $(STAMP) chromium
 	$(BIN)/python -m benchmarks --quick
 
 clean:
-	rm -rf $(VENV) js/node_modules nbacp/widgets/static/*.js $(AGENTS) .cache/kernels
+	rm -rf $(VENV) js/node_modules nbacp/widgets/static/*.js $(AGENTS) .cache/kernels .cache/sdk1

@@ -16,7 +16,7 @@ from benchmarks import browser, budgets, cards, patterns, roundtrip, roundtrip_m
 BENCHMARKS = ("streaming", "roundtrip", "patterns", "budgets", "cards", "turn-memory", "browser")
 QUICK = {"sizes": [200, 1_000], "budget": 1.0, "questions": [10, 30], "open_cards": 10, "cards": 5,
          "answered": 50, "chunks": [2_000], "browser_cards": 3, "browser_chunks": 500,
-         "pattern_fields": [20], "pattern_count": [10]}
+         "pattern_fields": [20], "pattern_count": [10], "stall_scale": 0.05}
 
 
 def main() -> None:
@@ -33,6 +33,7 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, nargs="+", default=[100_000], help="turn-memory: chunks in one turn")
     parser.add_argument("--browser-cards", type=int, default=20, help="browser: cards shown in one cell")
     parser.add_argument("--browser-chunks", type=int, default=10_000, help="browser: chunks streamed in one cell")
+    parser.add_argument("--stall-scale", type=float, default=1.0, help="budgets: shrink the reply/burst cases")
     parser.add_argument("--quick", action="store_true", help="small sizes: checks that every benchmark runs")
     args = parser.parse_args()
     if args.quick:
@@ -47,6 +48,7 @@ def main() -> None:
         runs.append(lambda: patterns.main(args.pattern_fields, args.pattern_count))
     if "budgets" in args.only:
         runs.append(lambda: budgets.main())
+        runs.append(lambda: budgets.stalls_main(args.stall_scale))
     if "cards" in args.only:
         runs.append(lambda: cards.report(args.cards, args.answered))
     if "turn-memory" in args.only:

@@ -7,6 +7,12 @@ The baseline is what the same request cost before the budgets: the card built fo
 (``ElicitationForm`` with every field, ``PermissionCard`` with every option), timed the same
 way in the same run. The largest requests still accepted are measured too (answered at once
 by a policy), so the table shows the budget keeps accepted work well under the 1 s bound.
+
+``stalls_main`` measures what replies, notifications and bursts cost (docs/protocol.md,
+'Budgets'): 5,000 auth methods in ``initialize`` (and the auth card they make), 5,000 modes in
+``session/new`` with the toolbar built, 100 config-option updates with the toolbar shown, a
+30,000-chunk history replay on ``session/load``; for each, the wall time and the longest stall
+of the event loop. Run the same file against an older tree for the before figures.
 """
 
 from __future__ import annotations
@@ -178,5 +184,121 @@ def main() -> None:
           f"largest RSS growth / {BOUND_RSS_MB:g} MB bound: {worst_rss / BOUND_RSS_MB:.2f}")
 
 
+
+
+# -- replies, notifications and bursts: the longest stall of the event loop -----------------
+AUTH_METHODS = 5_000
+MODES = 5_000
+CONFIG_UPDATES = 100
+CONFIG_OPTIONS, CONFIG_VALUES = 20, 100
+HISTORY_CHUNKS = 30_000
+
+
+class ReplyFloodAgent(BenchAgent):
+    """Raw-dict replies (the SDK's agent side sends them as they are): long lists, update bursts, a long replay."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.authenticated = False
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> Any:
+        methods = [{"id": f"m{i}", "name": f"Method {i}", "description": "sign in"} for i in range(AUTH_METHODS)]
+        return {"protocolVersion": 1, "agentCapabilities": {"loadSession": True}, "authMethods": methods}
+
+    async def authenticate(self, method_id: str, **kwargs: Any) -> Any:
+        self.authenticated = True
+        return {}
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> Any:
+        if not self.authenticated:
+            from acp import RequestError
+
+            raise RequestError(-32000, "Authentication required")
+        modes = [{"id": f"mode{i}", "name": f"Mode {i}"} for i in range(MODES)]
+        return {"sessionId": "flood", "modes": {"currentModeId": "mode0", "availableModes": modes},
+                "configOptions": _config_options(0)}
+
+    async def load_session(self, cwd: str, session_id: str, **kwargs: Any) -> Any:
+        rpc = self.conn._conn
+        for i in range(HISTORY_CHUNKS):
+            update = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": f"w{i} "}}
+            await rpc.send_notification("session/update", {"sessionId": session_id, "update": update})
+        return {}
+
+    async def prompt(self, prompt: list[Any], session_id: str, **kwargs: Any) -> PromptResponse:
+        rpc = self.conn._conn
+        for n in range(1, CONFIG_UPDATES + 1):
+            update = {"sessionUpdate": "config_option_update", "configOptions": _config_options(n)}
+            await rpc.send_notification("session/update", {"sessionId": session_id, "update": update})
+        return PromptResponse(stop_reason="end_turn")
+
+
+def _config_options(n: int) -> list[dict[str, Any]]:
+    """Options whose current values move with ``n`` (what an agent's own changes look like)."""
+    values = [{"value": f"v{j}", "name": f"Value {j}"} for j in range(CONFIG_VALUES)]
+    return [{"id": f"o{i}", "name": f"Option {i}", "type": "select", "currentValue": f"v{(n + i) % CONFIG_VALUES}",
+             "options": values} for i in range(CONFIG_OPTIONS)]
+
+
+def _auth(card: Any) -> None:
+    methods = getattr(card, "methods", None)
+    if methods:
+        card.choose(str(methods[0].id if hasattr(methods[0], "id") else methods[0]["id"]))
+
+
+async def run_stalls() -> list[tuple[str, float, float]]:
+    """(case, seconds, longest stall) for each hostile reply / burst, nbacp's client in process."""
+    rows: list[tuple[str, float, float]] = []
+    agent = ReplyFloodAgent()
+    conn: Any = None
+
+    async def connect() -> str:
+        nonlocal conn
+        conn = await nbacp.connect(agent, answers=_auth)
+        return "connected"
+
+    session: Any = None
+
+    async def new_session() -> str:
+        nonlocal session
+        session = await conn.new_session()
+        session.toolbar  # noqa: B018  (built, as displaying it in a cell does)
+        return "session"
+
+    async def updates() -> str:
+        await session.prompt("go")
+        return "prompted"
+
+    async def load() -> str:
+        await conn.load_session("flood")
+        return "loaded"
+
+    cases = [(f"initialize: {AUTH_METHODS:,} auth methods", connect),
+             (f"session/new (auth card): {MODES:,} modes", new_session),
+             (f"{CONFIG_UPDATES} config updates, toolbar shown", updates),
+             (f"session/load: {HISTORY_CHUNKS:,}-chunk replay", load)]
+    for case, run in cases:
+        _outcome, seconds, block, _rss = await measure(run)
+        rows.append((case, seconds, block))
+    await conn.close()
+    return rows
+
+
+def stalls_main(scale: float = 1.0) -> None:
+    """``scale`` < 1 shrinks every case (``--quick``: checks that the benchmark runs)."""
+    global AUTH_METHODS, MODES, CONFIG_UPDATES, HISTORY_CHUNKS
+    AUTH_METHODS, MODES = max(1, int(AUTH_METHODS * scale)), max(1, int(MODES * scale))
+    CONFIG_UPDATES, HISTORY_CHUNKS = max(1, int(CONFIG_UPDATES * scale)), max(1, int(HISTORY_CHUNKS * scale))
+    rows = asyncio.run(run_stalls())
+    print("budgets/stalls: hostile replies and bursts, in process, nbacp's client (5 ms ticker)")
+    header = f"{'case':<44} {'seconds':>8} {'max stall s':>11}"
+    print(header)
+    print("-" * len(header))
+    for case, seconds, block in rows:
+        print(f"{case:<44} {seconds:>8.3f} {block:>11.3f}")
+
+
 if __name__ == "__main__":
     main()
+    print()
+    stalls_main()

@@ -45,7 +45,7 @@ def card_kind(card: Any) -> str:
     return kinds.get(name, name)
 
 
-class ScriptError(ValueError, NbacpError):
+class ScriptError(NbacpError, ValueError):
     """A script entry does not fit the card it was matched to."""
 
 

@@ -22,3 +22,25 @@ def show(obj: Any, **kwargs: Any) -> Any:
     from IPython.display import display
 
     return display(obj, **kwargs)  # type: ignore[no-untyped-call]
+
+
+class Static:
+    """A finished output: HTML beside plain text (no widget), what a live view becomes when it is over.
+
+    A widget view left in a saved notebook shows "Error displaying widget: model not found" once
+    the kernel that held its model is gone; outputs whose interaction ended are replaced through
+    their display id by one of these (docs/record.md, 'Saved notebooks'). ``html`` must already
+    be safe (escaped or sanitized by its maker); with no HTML and no text the output is blank.
+    """
+
+    def __init__(self, text: str = "", html: str | None = None) -> None:
+        self.text = text
+        self.html = html
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        if self.html:
+            return {"text/html": self.html, "text/plain": self.text}
+        return {"text/plain": self.text}
+
+    def __repr__(self) -> str:
+        return self.text

@@ -2,8 +2,8 @@
 
 Every exception nbacp raises to a user derives from ``NbacpError``, so ``except nbacp.NbacpError``
 catches anything nbacp raised. Each keeps the standard base it had before (``ValueError``,
-``ConnectionError``, ``RuntimeError``) as its first base, so existing ``except`` clauses and
-``__mro__[1]`` stay as they were. The table of all of them (when each is raised, what to do) is
+``ConnectionError``, ``RuntimeError``) as its second base, so existing ``except`` clauses
+still work. The table of all of them (when each is raised, what to do) is
 docs/errors.md.
 
 This module imports nothing of nbacp: every layer may import it.
@@ -16,15 +16,15 @@ class NbacpError(Exception):
     """The base of every error nbacp raises to a user (see docs/errors.md)."""
 
 
-class ConnectError(ConnectionError, NbacpError):
+class ConnectError(NbacpError, ConnectionError):
     """The agent could not be reached or refused the connection (wrong token, bad command, no server)."""
 
 
-class ConnectionLost(ConnectionError, NbacpError):
+class ConnectionLost(NbacpError, ConnectionError):
     """The agent went away mid-turn (process exited, websocket dropped, connection closed)."""
 
 
-class AgentError(RuntimeError, NbacpError):
+class AgentError(NbacpError, RuntimeError):
     """The agent answered a request with a JSON-RPC error."""
 
     def __init__(self, code: int, message: str, data: object = None) -> None:
@@ -43,5 +43,5 @@ class AuthenticationError(AgentError):
         self.args = (f"Authentication with method {method_id!r} failed: the agent answered {code}: {reason}",)
 
 
-class NotSupportedByAgent(RuntimeError, NbacpError):
+class NotSupportedByAgent(NbacpError, RuntimeError):
     """The agent does not advertise the capability a call needs (e.g. ``session/list``)."""

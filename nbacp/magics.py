@@ -31,7 +31,7 @@ from nbacp.errors import NbacpError
 __all__ = ["agent_prompt", "expand", "load_ipython_extension", "pick_session", "unload_ipython_extension"]
 
 
-class MagicError(UsageError, NbacpError):
+class MagicError(NbacpError, UsageError):
     """A %%agent cell that cannot be sent: no session, a bad name, an expression that failed.
 
     The magics re-raise it as a plain UsageError, which IPython shows without a traceback.
@@ -148,6 +148,7 @@ async def agent_prompt(args: str, body: str) -> None:
     Returns None so the cell shows the turn and its record, not a repr; ``session.turn``
     (and ``await session.turn``) holds the result.
     """
+    __tracebackhide__ = True  # hidden from IPython tracebacks (docs/kernels.md, 'The stop button')
     session, text, objects = _prepare(args, body)
     await session.prompt(text, *objects)
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import re
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import hypothesis  # noqa: F401  (see below)
 import pytest
@@ -18,12 +19,40 @@ from support import kernel_matrix
 from support.comm_support import RecordingComms
 from support.kernel_support import KernelHarness, start_kernel
 from support.loopback import settle
+from support.sdk_line import HAS_ACP_KIT, HAS_ACPREMOTE, NO_ACP_KIT, NO_ACPREMOTE, SDK1
 
 # CPython 3.11.7 can raise "SystemError: AST constructor recursion depth mismatch" from
 # ast.parse after some asyncio/websocket tests (CPython gh-106905; reported fixed in 3.11.8). pytest
 # parses (assertion-rewrites) a plugin's modules when they are first imported; hypothesis's
 # plugin imports hypothesis lazily in its terminal summary, after the tests, so a single-file
 # run could crash there. Importing it at collection keeps every parse before the tests.
+
+_NEEDS = re.compile(r"^(?:from|import) (pydantic_acp|acpremote|nbacp\.demo)\b", re.M)
+
+
+class _SkippedModule(pytest.Module):
+    """A test module that imports what this SDK line cannot install: reported as skipped, with why."""
+
+    reason = ""
+
+    def collect(self) -> Any:
+        pytest.skip(self.reason, allow_module_level=True)
+
+
+def pytest_pycollect_makemodule(module_path: Path, parent: Any) -> Any:
+    """On SDK 1.x, modules importing ACP Kit, acpremote or the demo (built on ACP Kit) skip whole
+    (support/sdk_line.py); modules that only use them in some tests skip those tests instead."""
+    if HAS_ACP_KIT and HAS_ACPREMOTE:
+        return None
+    found = set(_NEEDS.findall(module_path.read_text(encoding="utf-8")))
+    missing = [reason for name, ok, reason in (
+        ("pydantic_acp", HAS_ACP_KIT, NO_ACP_KIT), ("nbacp.demo", HAS_ACP_KIT, NO_ACP_KIT),
+        ("acpremote", HAS_ACPREMOTE, NO_ACPREMOTE)) if name in found and not ok]
+    if not missing:
+        return None
+    module = _SkippedModule.from_parent(parent, path=module_path)
+    module.reason = missing[0]
+    return module
 
 
 @pytest.fixture
@@ -56,6 +85,8 @@ def any_mode_kernel(interrupt_mode: Literal["signal", "message"], tmp_path: Path
 @pytest.fixture(scope="session")
 def kernel_envs() -> dict[str, Path]:
     """The kernel matrix's virtualenvs (tests/support/kernel_matrix.py), built once and cached."""
+    if SDK1:  # those venvs resolve nbacp's default SDK line; this tier's kernels are its own venv's
+        pytest.skip("the kernel matrix runs on SDK 0.12.1 (with ACP Kit); the SDK 1.x tier uses its own kernel")
     kernel_matrix.build_all()
     return {env.id: env.python for env in kernel_matrix.MATRIX}
 

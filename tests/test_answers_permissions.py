@@ -13,9 +13,9 @@ import asyncio
 from typing import Any
 
 import pytest
-from acp import text_block, update_agent_message
 from acp.schema import PermissionOption, PromptResponse, ToolCallUpdate
 from support.agents import _RawAgent
+from support.builders import text_block, update_agent_message
 
 import nbacp
 from nbacp.answers import Script, ScriptError, permission_option

@@ -34,6 +34,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 VENV = Path(sys.prefix)
 STAMP = VENV / ".installed"
+DEMO_STAMP = VENV / ".installed-demo"  # `make demo`'s (the Makefile)
 URL_LINE = re.compile(r"(http://127\.0\.0\.1:(\d+)/lab/tree/quickstart\.ipynb\?token=(\w+))")
 START_TIMEOUT = 120.0
 
@@ -45,9 +46,10 @@ def git(cwd: Path, *args: str) -> str:
 
 
 def make(clone: Path, *targets: str, **variables: str) -> list[str]:
-    """``make`` in the clone with this run's venv; ``-o`` marks its install stamp up to date."""
+    """``make`` in the clone with this run's venv; ``-o`` marks its install stamps up to date."""
     settings = [f"{k}={v}" for k, v in {"VENV": str(VENV), **variables}.items()]
-    return ["make", "--no-print-directory", "-C", str(clone), "-o", str(STAMP), *settings, *targets]
+    stamps = ["-o", str(STAMP), "-o", str(DEMO_STAMP)]
+    return ["make", "--no-print-directory", "-C", str(clone), *stamps, *settings, *targets]
 
 
 @pytest.fixture

@@ -42,7 +42,8 @@ export function authBody(spec, choose) {
     if (method.note) parts.push(h("div", { class: "nbacp-auth-note nbacp-muted", text: method.note }));
     return h("div", { class: "nbacp-auth-row", role: "group" }, parts);
   });
-  if (!rows.length) rows.push(h("div", { class: "nbacp-muted", text: "The agent offered no authentication methods; only cancelling closes this." }));
+  for (const note of list(spec.notes)) rows.push(h("div", { class: "nbacp-auth-repeated nbacp-muted", text: note }));
+  if (!list(spec.methods).length) rows.push(h("div", { class: "nbacp-muted", text: "The agent offered no authentication methods; only cancelling closes this." }));
   return { node: h("div", { class: "nbacp-auth" }, rows), buttons };
 }
 

@@ -9,13 +9,38 @@ object) imports nothing of the rest of this package nor the widgets. The session
 ``session_controls`` mixin, ``turn``, ``session_header``, ``auth``, ``settings``,
 ``attachments``, ``namespace``, ``tools``) imports one way: connection, then sessions, then
 turns, which know the connection only as ``connection_view.ConnectionView``.
+
+Exports are lazy, like the package root's: importing ``nbacp.client.wire`` (the agent-side
+helpers of ``nbacp.questions`` send raw requests through it) pulls in no widgets.
 """
 
 from __future__ import annotations
 
-from nbacp.client.connection import Connection, connect
-from nbacp.client.notebook_client import AnswerPolicy, NotebookClient
-from nbacp.client.session import Session
-from nbacp.client.turn import PromptResult, Turn
+import importlib
+from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    from nbacp.client.connection import Connection, connect
+    from nbacp.client.notebook_client import AnswerPolicy, NotebookClient
+    from nbacp.client.session import Session
+    from nbacp.client.turn import PromptResult, Turn
+
+_EXPORTS = {
+    "AnswerPolicy": "nbacp.client.notebook_client",
+    "Connection": "nbacp.client.connection",
+    "NotebookClient": "nbacp.client.notebook_client",
+    "PromptResult": "nbacp.client.turn",
+    "Session": "nbacp.client.session",
+    "Turn": "nbacp.client.turn",
+    "connect": "nbacp.client.connection",
+}
 __all__ = ["AnswerPolicy", "Connection", "NotebookClient", "PromptResult", "Session", "Turn", "connect"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'nbacp.client' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -10,8 +10,13 @@ and never imported, so they stay optional.
   agent's ``promptCapabilities.embeddedContext``.
 * a matplotlib figure, or any object with ``_repr_png_`` -> an image block (``image``).
 * a path (``os.PathLike``, or a ``str`` naming an existing file) -> a ``resource_link``; a
-  small UTF-8 file is embedded instead when the agent accepts embedded context.
+  small UTF-8 file is embedded instead when the agent accepts embedded context. The file is
+  read with a bound, so a file that reports size 0 (``/proc/self/maps``) is linked, not
+  embedded whole, once it proves larger than the limit.
 * any other ``str`` -> more prompt text.
+
+The prompt's own text (``prompt_parts``' first argument) is always text, even when a file of
+that name exists; only the objects after it can be files (docs/attachments.md).
 """
 
 from __future__ import annotations
@@ -25,8 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acp.helpers import embedded_text_resource, image_block, resource_block, resource_link_block, text_block
-
+from nbacp.client.wire.sdk_compat import embedded_text_block, image_block, resource_link_block, text_block
 from nbacp.errors import NbacpError
 
 MAX_ROWS = 20
@@ -39,7 +43,7 @@ EMBED_LIMIT = 16 * 1024
 Namer = Callable[[Any], str | None]
 
 
-class AttachmentError(ValueError, NbacpError):
+class AttachmentError(NbacpError, ValueError):
     """An object cannot be sent to this agent; raised before anything is sent."""
 
 
@@ -70,8 +74,12 @@ def human_size(size: int) -> str:
 
 
 def summary_line(attachments: Iterable[Attachment]) -> str:
-    """The line the turn's view and its record show: ``Attached: df (table, ...) · fig (image, ...)``."""
-    items = [a.describe() for a in attachments if a.kind != "text"]
+    """The line the turn's view and its record show: ``Attached: df (table, ...) · fig (image, ...)``.
+
+    Every object after the prompt is named, a string sent as text too, so the record says what
+    each argument became (a file, a link, or text).
+    """
+    items = [a.describe() for a in attachments if a.kind != "prompt"]
     return "Attached: " + " · ".join(items) if items else ""
 
 
@@ -137,7 +145,7 @@ def _table(df: Any, name: str, max_rows: int, max_chars: int) -> Attachment:
     detail = f"{rows:,} rows x {columns:,} columns"
     if rows > max_rows:
         detail += f", first {max_rows:,} sent"
-    block = resource_block(embedded_text_resource(f"nbacp://variables/{name}", text, mime_type="text/csv"))
+    block = embedded_text_block(f"nbacp://variables/{name}", text, mime_type="text/csv")
     return Attachment(name, "table", len(text.encode()), detail, block)
 
 
@@ -172,16 +180,30 @@ def _file(path: Path, embed: bool, embed_limit: int) -> Attachment:
     size = resolved.stat().st_size
     mime = mimetypes.guess_type(resolved.name)[0]
     uri = resolved.as_uri()
-    if embed and size <= embed_limit:
+    data = _read_at_most(resolved, embed_limit + 1) if embed and size <= embed_limit else None
+    if data is not None and len(data) <= embed_limit:
         try:
-            text = resolved.read_text(encoding="utf-8")
-        except (UnicodeDecodeError, OSError):
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
             text = None
         if text is not None:
-            embedded = resource_block(embedded_text_resource(uri, text, mime_type=mime or "text/plain"))
-            return Attachment(path.name, "file", size, mime or "text/plain", embedded)
+            embedded = embedded_text_block(uri, text, mime_type=mime or "text/plain")
+            return Attachment(path.name, "file", len(data), mime or "text/plain", embedded)
+    if data is not None and len(data) > embed_limit:  # it reported a size it does not have (/proc)
+        detail = f"{mime + ', ' if mime else ''}size not known in advance, over {human_size(embed_limit)}"
+        link = resource_link_block(resolved.name, uri, mime_type=mime)
+        return Attachment(path.name, "link", len(data), detail, link)
     link = resource_link_block(resolved.name, uri, mime_type=mime, size=size)
     return Attachment(path.name, "link", size, mime or "", link)
+
+
+def _read_at_most(path: Path, limit: int) -> bytes | None:
+    """Up to ``limit`` bytes of the file, whatever size it reports; None when it cannot be read."""
+    try:
+        with path.open("rb") as f:
+            return f.read(limit)
+    except OSError:
+        return None
 
 
 # -- the whole prompt ---------------------------------------------------------------------
@@ -195,6 +217,24 @@ def _allowed(capabilities: Any, name: str) -> bool:
     return bool(getattr(prompt, field, False)) if prompt is not None else False
 
 
+def prompt_parts(
+    text: str,
+    objects: Sequence[Any],
+    capabilities: Any = None,
+    *,
+    namer: Namer | None = None,
+    max_rows: int = MAX_ROWS,
+    max_chars: int = MAX_CHARS,
+    embed_limit: int = EMBED_LIMIT,
+) -> list[Attachment]:
+    """A prompt's blocks: its ``text`` as text (never a file, whatever it names), then ``objects``
+    as ``convert`` makes them."""
+    prompt = Attachment("prompt", "prompt", len(text.encode("utf-8", "replace")), "", text_block(text))
+    rest = convert(objects, capabilities, namer=namer, max_rows=max_rows, max_chars=max_chars,
+                   embed_limit=embed_limit, first_index=1)
+    return [prompt, *rest]
+
+
 def convert(
     parts: Sequence[Any],
     capabilities: Any = None,
@@ -203,6 +243,7 @@ def convert(
     max_rows: int = MAX_ROWS,
     max_chars: int = MAX_CHARS,
     embed_limit: int = EMBED_LIMIT,
+    first_index: int = 0,
 ) -> list[Attachment]:
     """Every prompt part as an Attachment (text parts get kind "text"), in order.
 
@@ -213,10 +254,11 @@ def convert(
     """
     embed_ok = _allowed(capabilities, "embeddedContext")
     out: list[Attachment] = []
-    for index, part in enumerate(parts):
+    for index, part in enumerate(parts, first_index):
         name = (namer(part) if namer is not None else None) or f"{type(part).__name__.lower()}_{index}"
         if isinstance(part, str) and not _names_file(part):
-            out.append(Attachment("text", "text", len(part.encode()), "", text_block(part)))
+            shown = part if len(part) <= 40 else part[:39] + "…"
+            out.append(Attachment(repr(shown), "text", len(part.encode("utf-8", "replace")), "", text_block(part)))
             continue
         if isinstance(part, str | os.PathLike):
             item = _file(Path(os.fspath(part)).expanduser(), embed_ok, embed_limit)

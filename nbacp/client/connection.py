@@ -1,9 +1,10 @@
 """One ``connect()`` for the three kinds of agent: an object in this kernel, a command, a URL.
 
 The receiving (client) side always enables ACP's unstable routes, because that is where
-``elicitation/create`` lives in SDK 0.12; without it the agent gets "Method not found".
-Remote agents are reached with acpremote's ``connect_remote_agent``, which keeps the
-client's capabilities (its ``connect_acp`` mirror path would drop elicitation).
+``elicitation/create`` lives in both SDK lines; without it the agent gets "Method not found".
+Remote agents are reached over acpremote's wire with nbacp's own websocket transport
+(``nbacp.client.wire.ws_link``), which keeps the client's capabilities (acpremote's
+``connect_acp`` mirror path would drop elicitation).
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from nbacp import kernel
 from nbacp._version import __version__
 from nbacp.client import auth
 from nbacp.client.lifecycle import SessionLifecycle
-from nbacp.client.notebook_client import AnswerPolicy, NotebookClient
+from nbacp.client.notebook_client import AnswerPolicy, FileAccess, NotebookClient
 from nbacp.client.session import Session
+from nbacp.client.session_header import is_session_fact
 from nbacp.client.settings import SessionSettings
 from nbacp.client.tools import acp_transport
 from nbacp.client.wire import connection_log, raw_tap, transports
@@ -33,8 +35,9 @@ from nbacp.client.wire import guard as guarding
 from nbacp.client.wire.process import AgentProcess
 from nbacp.client.wire.raw_tap import RawTap
 from nbacp.client.wire.rpc_errors import agent_errors
-from nbacp.display import show
+from nbacp.display import Static, show
 from nbacp.errors import ConnectError
+from nbacp.widgets.shared import close_tree
 from nbacp.widgets.transcript import Transcript
 
 log = logging.getLogger(__name__)
@@ -62,6 +65,7 @@ class Connection(SessionLifecycle):
         self.initialize_response = initialize
         self.sessions: list[Session] = []
         self.closed = False
+        self.inbox_view: Any = None  # the inbox's display handle, replaced by its static form on close
         self.process = process
         self.tap = tap
         self._settings: dict[str, SessionSettings] = {}
@@ -89,7 +93,13 @@ class Connection(SessionLifecycle):
 
     @property
     def auth_methods(self) -> list[Any]:
-        """The authentication methods the agent listed in ``initialize`` (id, name, description, type)."""
+        """The authentication methods the agent listed in ``initialize`` (id, name, description, type).
+
+        Read from the raw ``initialize`` result (``auth.AuthMethod``) when the raw tap saw it:
+        SDK 1.0 parses a method without ``type`` as a terminal sign-in (docs/protocol.md, 'Two SDK lines').
+        """
+        if self.tap is not None and self.tap.auth_methods is not None:
+            return [auth.AuthMethod.from_wire(m) for m in self.tap.auth_methods]
         return list(getattr(self.initialize_response, "auth_methods", None) or [])
 
     async def authenticate(self, method_id: str) -> Any:
@@ -125,6 +135,11 @@ class Connection(SessionLifecycle):
                 task.cancel()
             if turns:
                 await asyncio.gather(*turns, return_exceptions=True)
+            # nothing interactive is left in the cells: docs/record.md, 'Saved notebooks'
+            for session in self.sessions:
+                session.settle_toolbar()
+            view, self.inbox_view = self.inbox_view, None
+            _settle_inbox(self.client, view, self.agent_info.name if self.agent_info else "the agent")
 
     async def __aenter__(self) -> Connection:
         return self
@@ -168,6 +183,8 @@ def connect(
     name: str | None = None,
     max_message_bytes: int = transports.MAX_MESSAGE_BYTES,
     timeout: float | None = 60.0,
+    fs: FileAccess = True,
+    terminal: bool = True,
 ) -> _Connecting:
     """Connect to an agent: ``conn = await nbacp.connect(target)``.
 
@@ -182,10 +199,15 @@ def connect(
     overrides variables, and a value of None removes one (``env={"OPENAI_API_KEY": None}``).
     It runs in its own process group, so the kernel's stop button never signals it, and its
     stderr is kept (last ~200 lines) as ``conn.stderr``.
+
+    ``fs`` and ``terminal`` choose what the agent may ask of this kernel: reading and writing
+    files inside the session's folders (``fs="write"``: writing only) and running commands whose
+    output streams into the turn (nbacp.client.files, nbacp.client.terminals). False does not
+    advertise them, and the agent uses its own tools instead.
     """
     kwargs = dict(
         answers=answers, token=token, headers=headers, env=env, cwd=cwd, name=name,
-        max_message_bytes=max_message_bytes, timeout=timeout,
+        max_message_bytes=max_message_bytes, timeout=timeout, fs=fs, terminal=terminal,
     )
     return _Connecting(target, kwargs)
 
@@ -201,11 +223,13 @@ async def _open(
     name: str | None,
     max_message_bytes: int,
     timeout: float | None,
+    fs: FileAccess,
+    terminal: bool,
 ) -> Connection:
     kernel.ensure_comm_status()
     kernel.ensure_stream_replies()  # or ipykernel 7.0-7.3 can leave a request unread
-    client = NotebookClient(answers=answers, agent_name=name)
-    acp_client = cast(Client, client)  # the SDK's Client protocol: the methods nbacp implements (no fs, no terminal)
+    client = NotebookClient(answers=answers, agent_name=name, fs=fs, terminal=terminal)
+    acp_client = cast(Client, client)  # the SDK's Client protocol: the methods nbacp implements
     stack = contextlib.AsyncExitStack()
     process: AgentProcess | None = None
     # The kernel tools' mcp/* messages (MCP over ACP): defined by the SDK but not routed by it.
@@ -231,7 +255,7 @@ async def _open(
                 init = await asyncio.wait_for(
                     agent.initialize(
                         protocol_version=PROTOCOL_VERSION,
-                        client_capabilities=NotebookClient.capabilities(),
+                        client_capabilities=client.capabilities(),
                         client_info=CLIENT_INFO,
                     ),
                     timeout,
@@ -258,13 +282,24 @@ async def _open(
     conn = Connection(client, agent, stack, init, kind=kind, process=process, tap=tap)
     conn.guard = guard
     guard.log.listeners.append(client.show_note)
-    _show_inbox(client)
+    conn.inbox_view = _show_inbox(client)
     return conn
 
 
-def _show_inbox(client: NotebookClient) -> None:
-    """Cards that arrive outside any turn are shown in the cell that connected."""
-    inbox = Transcript(prompt="")
+def _show_inbox(client: NotebookClient) -> Any:
+    """Cards that arrive outside any turn are shown in the cell that connected (its display handle)."""
+    inbox = Transcript(prompt="", session_facts=is_session_fact)  # facts belong to the session headers
     inbox.add_class("nbacp-inbox")
     client.inbox = inbox
-    show(inbox)
+    return show(inbox, display_id=True)
+
+
+def _settle_inbox(client: NotebookClient, view: Any, agent: str) -> None:
+    """The connection is closed: the inbox's output becomes static text of what it received, or blank."""
+    inbox = client.inbox
+    if view is None or not isinstance(inbox, Transcript):
+        return
+    inbox.flush()
+    notes = inbox.notes(f"Between turns, from {agent} (the connection is closed):")
+    view.update(Static(*notes) if notes is not None else Static())
+    close_tree([inbox])

@@ -1,10 +1,12 @@
-"""Sessions that survive: new, list, load (history replayed into the cell), resume, fork, close.
+"""Sessions that survive: new, list, load (history replayed into the cell), resume, fork, close, delete; logout.
 
 ``Connection`` inherits these. Each call first checks that the agent advertised the method
 (``agentCapabilities.loadSession``, ``sessionCapabilities.list`` / ``resume`` / ``fork`` /
-``close``) and otherwise raises NotSupportedByAgent naming the capability, instead of
-sending a request the agent would answer with "Method not found". ``session/new`` and
-``session/load`` go through the authentication retry (``nbacp.client.auth``).
+``close`` / ``delete`` / ``additionalDirectories``, ``agentCapabilities.auth.logout``) and
+otherwise raises NotSupportedByAgent naming the capability, instead of sending a request the
+agent would answer with "Method not found". ``session/new`` and ``session/load`` go through
+the authentication retry (``nbacp.client.auth``). ``session/delete`` and ``logout`` are stable
+in schema v1.23; SDK 0.12 has no typed call for them (docs/protocol.md, 'Two SDK lines').
 """
 
 from __future__ import annotations
@@ -18,12 +20,13 @@ from nbacp.client import auth
 from nbacp.client.session import Session
 from nbacp.client.settings import SessionSettings
 from nbacp.client.turn import TurnRecord
-from nbacp.client.wire import sdk_connection
+from nbacp.client.wire import sdk_compat, sdk_connection
 from nbacp.client.wire.rpc_errors import agent_errors
-from nbacp.display import show
+from nbacp.display import Static, show
 from nbacp.errors import NotSupportedByAgent
 from nbacp.render.turn_record_text import record_text
 from nbacp.widgets.auth_card import AuthCard
+from nbacp.widgets.shared import close_tree
 from nbacp.widgets.transcript import Transcript
 
 if TYPE_CHECKING:
@@ -72,21 +75,35 @@ class SessionLifecycle:
 
     # -- capabilities ----------------------------------------------------------------
     def supports(self, method: str) -> bool:
-        """Whether the agent advertised ``method``: "load", "list", "resume", "fork" or "close"."""
+        """Whether the agent advertised ``method``: "load", "list", "resume", "fork", "close", "delete",
+        "additional_directories" or "logout"."""
         caps = self.agent_capabilities
         if caps is None:
             return False
         if method == "load":
             return bool(getattr(caps, "load_session", False))
+        if method == "logout":
+            return getattr(getattr(caps, "auth", None), "logout", None) is not None
         session_caps = getattr(caps, "session_capabilities", None)
         return getattr(session_caps, method, None) is not None
 
     def _require(self, method: str) -> None:
         if not self.supports(method):
-            where = "agentCapabilities.loadSession" if method == "load" else f"sessionCapabilities.{method}"
+            where = {"load": "agentCapabilities.loadSession", "logout": "agentCapabilities.auth.logout",
+                     "additional_directories": "sessionCapabilities.additionalDirectories"}.get(
+                         method, f"sessionCapabilities.{method}")
+            what = {"logout": "logout", "additional_directories": "additional directories"}.get(
+                method, f"session/{method}")
             raise NotSupportedByAgent(
-                f"The agent does not support session/{method} (it does not advertise {where} in initialize)."
+                f"The agent does not support {what} (it does not advertise {where} in initialize)."
             )
+
+    def _directories(self, additional_directories: list[str | os.PathLike[str]] | None) -> dict[str, Any]:
+        """``additional_directories=`` for new / load / resume: absolute paths, only where advertised."""
+        if not additional_directories:
+            return {}
+        self._require("additional_directories")
+        return {"additional_directories": [os.path.abspath(os.fspath(d)) for d in additional_directories]}
 
     # -- the calls -------------------------------------------------------------------
     async def new_session(
@@ -95,23 +112,30 @@ class SessionLifecycle:
         *,
         mcp_servers: list[Any] | None = None,
         tools: KernelTools | None = None,
+        additional_directories: list[str | os.PathLike[str]] | None = None,
     ) -> Session:
-        """A new session; ``tools=nbacp.kernel_tools()`` gives the agent this kernel as an MCP server."""
+        """A new session; ``tools=nbacp.kernel_tools()`` gives the agent this kernel as an MCP server.
+
+        ``additional_directories`` are folders the agent may work in beside ``cwd`` (agents that
+        advertise ``sessionCapabilities.additionalDirectories``); with ``cwd`` they are the folders
+        it may read, write and run commands in through nbacp (nbacp.client.files).
+        """
         path = os.path.abspath(os.fspath(cwd))
+        extra = self._directories(additional_directories)
         tool_server = await tools.start(self.client, self.agent_capabilities) if tools is not None else None
         servers = [*(mcp_servers or []), *([tool_server.entry()] if tool_server is not None else [])]
         try:
             response = await self._interruptible(
                 auth.retrying(
                     self,  # type: ignore[arg-type]
-                    lambda: self.agent.new_session(cwd=path, mcp_servers=servers),
+                    lambda: self.agent.new_session(cwd=path, mcp_servers=servers, **extra),
                 )
             )
         except BaseException:
             if tool_server is not None:
                 await tool_server.close()
             raise
-        session = self._adopt(response.session_id, path, response)
+        session = self._adopt(response.session_id, path, response, extra.get("additional_directories"))
         if tool_server is not None:
             tool_server.bind(session.id)
             session.tools = tool_server
@@ -133,20 +157,29 @@ class SessionLifecycle:
         return found
 
     async def load_session(
-        self, session_id: str, cwd: str | os.PathLike[str] = ".", *, mcp_servers: list[Any] | None = None
+        self,
+        session_id: str,
+        cwd: str | os.PathLike[str] = ".",
+        *,
+        mcp_servers: list[Any] | None = None,
+        additional_directories: list[str | os.PathLike[str]] | None = None,
     ) -> Session:
         """Load a session; the history the agent replays is shown in this cell as a transcript."""
         self._require("load")
         path = os.path.abspath(os.fspath(cwd))
+        extra = self._directories(additional_directories)
         history = Transcript(prompt=f"(history of session {session_id})")
         history.add_class("nbacp-history")
-        show(history)
+        view = show(history, display_id=True)
+        self.client.set_roots(session_id, path, extra.get("additional_directories", []))  # the replay may read files
         self.client.attach(session_id, history)
         try:
             response = await self._interruptible(
                 auth.retrying(
                     self,  # type: ignore[arg-type]
-                    lambda: self.agent.load_session(cwd=path, session_id=session_id, mcp_servers=mcp_servers or []),
+                    lambda: self.agent.load_session(
+                        cwd=path, session_id=session_id, mcp_servers=mcp_servers or [], **extra
+                    ),
                     surface=history,
                 )
             )
@@ -156,25 +189,36 @@ class SessionLifecycle:
         finally:
             self.client.detach(session_id, history)
         history.finish("history loaded")
-        plain = record_text(history.prompt, history.text, history.answers, "loaded")
-        show(TurnRecord(history.record_markdown(), plain))  # the saved notebook keeps the history too
-        session = self._adopt(session_id, path, response)
+        if view is not None:  # the live view gives way to the record (docs/record.md, 'Saved notebooks')
+            view.update(Static())
+            close_tree([history])
+        plain = record_text(history.prompt, history.text, history.answers, "loaded", history.activity)
+        show(TurnRecord(history.record_markdown(), plain, history.record_html()))  # the saved notebook keeps it
+        session = self._adopt(session_id, path, response, extra.get("additional_directories"))
         session.history = history
         return session
 
     async def resume_session(
-        self, session_id: str, cwd: str | os.PathLike[str] = ".", *, mcp_servers: list[Any] | None = None
+        self,
+        session_id: str,
+        cwd: str | os.PathLike[str] = ".",
+        *,
+        mcp_servers: list[Any] | None = None,
+        additional_directories: list[str | os.PathLike[str]] | None = None,
     ) -> Session:
         """Continue a session without replaying its history."""
         self._require("resume")
         path = os.path.abspath(os.fspath(cwd))
+        extra = self._directories(additional_directories)
         response = await self._interruptible(
             auth.retrying(
                 self,  # type: ignore[arg-type]
-                lambda: self.agent.resume_session(session_id=session_id, cwd=path, mcp_servers=mcp_servers or []),
+                lambda: self.agent.resume_session(
+                    session_id=session_id, cwd=path, mcp_servers=mcp_servers or [], **extra
+                ),
             )
         )
-        return self._adopt(session_id, path, response)
+        return self._adopt(session_id, path, response, extra.get("additional_directories"))
 
     async def fork_session(self, session_id: str, cwd: str | os.PathLike[str] = ".") -> Session:
         """A new session that starts from a copy of ``session_id``'s history."""
@@ -196,16 +240,40 @@ class SessionLifecycle:
         closed = [s for s in self.sessions if s.id == session_id]
         self.sessions = [s for s in self.sessions if s.id != session_id]
         self.client.cancel_cards("the session was closed", session_id)
+        await self.client.terminals.close(session_id)  # its commands end with it (nbacp.client.terminals)
+        self.client.session_facts.pop(session_id, None)
+        for session in closed:
+            session.settle_toolbar()
         for session in closed:  # its kernel tools (an MCP server) serve nobody now
             if session.tools is not None:
                 await session.tools.close()
 
-    def _adopt(self, session_id: str, cwd: str, response: Any) -> Session:
+    async def delete_session(self, session_id: str) -> None:
+        """``session/delete``: the agent forgets the session for good (where it advertises delete)."""
+        self._require("delete")
+        with agent_errors():
+            await sdk_compat.delete_session(self.agent, session_id)
+        deleted = [s for s in self.sessions if s.id == session_id]
+        self.sessions = [s for s in self.sessions if s.id != session_id]
+        self.client.cancel_cards("the session was deleted", session_id)
+        await self.client.terminals.close(session_id)  # its commands end with it (nbacp.client.terminals)
+        for session in deleted:
+            if session.tools is not None:
+                await session.tools.close()
+
+    async def logout(self) -> None:
+        """``logout``: the agent drops its credentials (where it advertises ``auth.logout``)."""
+        self._require("logout")
+        with agent_errors():
+            await sdk_compat.logout(self.agent)
+
+    def _adopt(self, session_id: str, cwd: str, response: Any, additional: list[str] | None = None) -> Session:
+        self.client.set_roots(session_id, cwd, additional or [])
         models = self.tap.models.pop(session_id, None) if self.tap is not None else None
         self.settings_for(session_id).apply_response(response, models)
         session = Session(self, session_id, cwd, response)  # type: ignore[arg-type]
         self.sessions.append(session)
         settings = session.settings
         if settings.modes is not None or settings.config_options or settings.models:
-            show(session.toolbar)
+            session.show_toolbar()
         return session

@@ -5,6 +5,10 @@ becomes a card in the output of the turn that is running for its session, is off
 headless policy if one was given, and is awaited. The client also closes cards the agent no
 longer waits for: the SDK never cancels a pending handler itself (docs/protocol.md, 'SDK 0.12 pitfalls'), so turn end,
 ``session/cancel`` and disconnects go through ``cancel_cards``.
+
+The ``fs/*`` and ``terminal/*`` requests are served by ``nbacp.client.files`` and
+``nbacp.client.terminals`` (their rules are there); a method the client did not advertise is
+answered "Method not found", as if it did not exist.
 """
 
 from __future__ import annotations
@@ -12,8 +16,10 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+import os
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any, Literal, Protocol
 
 from acp import RequestError
 from acp.schema import (
@@ -22,6 +28,7 @@ from acp.schema import (
     ClientCapabilities,
     ClientSessionCapabilities,
     CreateElicitationResponse,
+    CreateTerminalResponse,
     ElicitationCapabilities,
     ElicitationFormCapabilities,
     ElicitationFormRequestMode,
@@ -29,22 +36,42 @@ from acp.schema import (
     ElicitationUrlCapabilities,
     ElicitationUrlRequestMode,
     ElicitationUrlSessionMode,
+    EnvVariable,
+    FileSystemCapabilities,
+    KillTerminalResponse,
     PermissionOption,
+    ReadTextFileResponse,
+    ReleaseTerminalResponse,
     RequestPermissionResponse,
     SessionConfigOptionsCapabilities,
     SessionInfoUpdate,
+    TerminalExitStatus,
+    TerminalOutputResponse,
     ToolCallUpdate,
+    WaitForTerminalExitResponse,
+    WriteTextFileResponse,
 )
 
-from nbacp import widgets
+from nbacp import kernel, widgets
+from nbacp.client import files, open_notebooks
+from nbacp.client.terminals import Terminal, Terminals
 from nbacp.client.wire import extensions, raw_tap
 from nbacp.client.wire.budget import answer_problem
-from nbacp.client.wire.guard import Guard
+from nbacp.client.wire.guard import Guard, request_meta, request_schema
 from nbacp.form import InvalidSchemaError
+from nbacp.form.card_answer import CardAnswer
 from nbacp.updates import UpdateLog
 from nbacp.widgets.card import Card
 
 log = logging.getLogger(__name__)
+
+FileAccess = bool | Literal["write"]
+"""``connect(fs=...)``: True (read and write), "write" (write only) or False (neither)."""
+SHOWN_BYTES = 64 * 1024
+"""How much of a client terminal's output is handed to the turn's view (which shows less)."""
+DISPLAY_TERMINALS = {"terminal_output_delta": True}
+"""The ``clientCapabilities._meta`` opt-in to claude-agent-acp's and codex-acp's display terminals
+(docs/files-and-terminals.md, 'Display terminals')."""
 
 AnswerPolicy = Callable[[Any], Any]
 """A headless policy: called with each card right after it is shown; it acts through the
@@ -56,7 +83,7 @@ class Surface(Protocol):
 
     def add_card(self, card: Any) -> None: ...
 
-    def note_answer(self, kind: str, question: str, answer: str) -> None: ...
+    def note_answers(self, answers: list[CardAnswer]) -> None: ...
 
     def add(self, update: Any) -> None: ...
 
@@ -64,8 +91,20 @@ class Surface(Protocol):
 class NotebookClient:
     """Implements ``acp.Client`` for one connection. Sessions register their surfaces here."""
 
-    def __init__(self, *, answers: AnswerPolicy | None = None, agent_name: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        answers: AnswerPolicy | None = None,
+        agent_name: str | None = None,
+        fs: FileAccess = True,
+        terminal: bool = True,
+    ) -> None:
         self.answers = answers
+        self.fs_read = fs is True
+        self.fs_write = fs in (True, "write")
+        self.terminal = terminal
+        self.roots: dict[str, tuple[Path, ...]] = {}  # per session: its cwd and additional directories, resolved
+        self.terminals = Terminals(self._terminal_changed)
         self.agent_name = agent_name
         self.inbox: Surface | None = None
         self._surfaces: dict[str, Surface] = {}
@@ -76,8 +115,11 @@ class NotebookClient:
         self._by_request: dict[Any, Card[Any]] = {}
         self.extension_notes: list[str] = []
         self.on_update: Callable[[str, Any], None] | None = None  # the connection keeps session settings current
+        # per session: its header's taker of session-level facts (title, mode, commands, config)
+        self.session_facts: dict[str, Callable[[Any], bool]] = {}
         self.max_answer_bytes: int | None = None  # the transport's limit for one outgoing message
         self.guard: Guard | None = None  # installed on the SDK connection as soon as it exists
+        self.auth_surface: Surface | None = None  # while ``authenticate`` runs: where its questions go
 
     def on_connect(self, conn: Any) -> None:
         """Called by the SDK's ClientSideConnection at the end of its constructor, before any
@@ -86,19 +128,26 @@ class NotebookClient:
             self.guard.install(conn)
 
     # -- capabilities -------------------------------------------------------------------
-    @staticmethod
-    def capabilities() -> ClientCapabilities:
-        """Only what is implemented: form and URL elicitation, boolean config options.
+    def capabilities(self) -> ClientCapabilities:
+        """Only what is implemented: form and URL elicitation, boolean config options, the file
+        system and terminals as chosen in ``connect(fs=..., terminal=...)``, and display terminals.
 
-        No fs, no terminal, and no terminal sign-in (``auth.terminal`` stays false).
+        No terminal sign-in (``auth.terminal`` stays false).
         """
         return ClientCapabilities(
+            fs=FileSystemCapabilities(read_text_file=self.fs_read, write_text_file=self.fs_write),
+            terminal=self.terminal,
             elicitation=ElicitationCapabilities(form=ElicitationFormCapabilities(), url=ElicitationUrlCapabilities()),
             session=ClientSessionCapabilities(
                 config_options=SessionConfigOptionsCapabilities(boolean=BooleanConfigOptionCapabilities())
             ),
             auth=AuthCapabilities(terminal=False),
+            field_meta=dict(DISPLAY_TERMINALS),
         )
+
+    def set_roots(self, session_id: str, cwd: str, additional: Sequence[str] = ()) -> None:
+        """The folders ``session_id`` may read, write and run commands in (symlinks resolved)."""
+        self.roots[session_id] = tuple(Path(os.path.realpath(p)) for p in (cwd, *additional))
 
     # -- routing ------------------------------------------------------------------------
     def attach(self, session_id: str, surface: Surface) -> None:
@@ -153,7 +202,7 @@ class NotebookClient:
                 self._by_request.pop(request_id, None)
             target = explicit or self.surface_for(session_id) or surface
             if target is not None:
-                target.note_answer(kind, question, card.summary)
+                target.note_answers(card.recorded_answers(kind, question))
 
         card.on_resolve(finished)
         if self.max_answer_bytes is not None:
@@ -161,14 +210,20 @@ class NotebookClient:
         if surface is not None:
             surface.add_card(card)
         self._offer(card)
-        return await card
+        try:
+            return await card
+        except asyncio.CancelledError:
+            # Whoever waited went away (an mcp/disconnect, the session or the connection closing):
+            # the card closes as cancelled at once, so no button is left that nothing would act on.
+            card.cancel_pending("the request it answered was withdrawn")
+            raise
 
     def cancel_request(self, request_id: Any) -> bool:
         """``$/cancel_request`` from the agent: close the card answering that request as cancelled."""
         card = self._by_request.get(request_id)
         if card is None:  # unknown, or answered already: nothing to do
             return False
-        return card.cancel_pending("the agent withdrew the request")
+        return card.withdraw()
 
     def _answer_fits(self, response: Any) -> str | None:
         """Why ``response`` cannot be sent in one message of the transport, or None."""
@@ -181,7 +236,7 @@ class NotebookClient:
         try:
             outcome = self.answers(card)
         except Exception as exc:  # the policy is user code: report, never lose the card
-            log.exception("answer policy failed")
+            log.debug("answer policy failed", exc_info=True)  # the card says so; no traceback in the cell
             card.note_policy_failure(exc)
             return
         if inspect.isawaitable(outcome):
@@ -192,16 +247,20 @@ class NotebookClient:
     # -- acp.Client ---------------------------------------------------------------------
     async def create_elicitation(self, message: str, mode: Any, **kwargs: Any) -> CreateElicitationResponse:
         session_id = getattr(mode, "session_id", None)
+        # scoped to a request, not a session (codex's device-code sign-in during authenticate)
+        where = self.auth_surface if session_id is None else None
         if isinstance(mode, ElicitationFormSessionMode | ElicitationFormRequestMode):
             try:
-                card: Card[Any] = widgets.FormCard(message, mode.requested_schema, agent=self.agent_name)
+                # the raw schema keeps the ``_meta`` keys the SDK's model drops (codex's isSecret)
+                schema = request_schema() or mode.requested_schema
+                card: Card[Any] = widgets.FormCard(message, schema, agent=self.agent_name, meta=request_meta())
             except InvalidSchemaError as exc:
                 raise RequestError.invalid_params({"details": str(exc)}) from None
-            return await self.ask_card(session_id, card, "question", message)  # type: ignore[no-any-return]
+            return await self.ask_card(session_id, card, "question", message, surface=where)  # type: ignore[no-any-return]
         if isinstance(mode, ElicitationUrlSessionMode | ElicitationUrlRequestMode):
             card = widgets.UrlConsentCard(message, str(mode.url), mode.elicitation_id, agent=self.agent_name)
             self._url_cards[mode.elicitation_id] = card
-            return await self.ask_card(session_id, card, "url", message)  # type: ignore[no-any-return]
+            return await self.ask_card(session_id, card, "url", message, surface=where)  # type: ignore[no-any-return]
         raise RequestError.invalid_params({"details": f"Unsupported elicitation mode: {type(mode).__name__}"})
 
     async def complete_elicitation(self, elicitation_id: str, **kwargs: Any) -> None:
@@ -221,7 +280,10 @@ class NotebookClient:
         if self.on_update is not None:
             self.on_update(session_id, update)
         surface = self.surface_for(session_id)
-        if surface is not None:
+        facts = self.session_facts.get(session_id) if session_id not in self._surfaces else None
+        if facts is not None and facts(update):
+            pass  # between turns a session's facts go to its header, not the inbox
+        elif surface is not None:
             surface.add(update)
         if isinstance(update, SessionInfoUpdate):  # codex keeps retry / error status only in _meta
             status = extensions.meta_status(update.field_meta) or extensions.meta_status(kwargs)
@@ -249,11 +311,93 @@ class NotebookClient:
             log = self.updates[session_id] = UpdateLog()
         return log
 
+    # -- fs/* and terminal/* (nbacp.client.files, nbacp.client.terminals) ------------------
+    def _roots(self, session_id: str, method: str, allowed: bool) -> tuple[Path, ...]:
+        if not allowed:
+            raise RequestError.method_not_found(method)
+        roots = self.roots.get(session_id)
+        if roots is None:
+            raise files.refusal(session_id, "unknown_session", f"Unknown session {session_id!r} for {method}.")
+        return roots
+
+    async def read_text_file(
+        self, session_id: str, path: str, line: int | None = None, limit: int | None = None, **kwargs: Any
+    ) -> ReadTextFileResponse:
+        roots = self._roots(session_id, "fs/read_text_file", self.fs_read)
+        text = await asyncio.to_thread(files.read_text, path, roots, line, limit)
+        return ReadTextFileResponse(content=text)
+
+    async def write_text_file(self, session_id: str, path: str, content: str, **kwargs: Any) -> WriteTextFileResponse:
+        roots = self._roots(session_id, "fs/write_text_file", self.fs_write)
+        written = await asyncio.to_thread(_write, path, content, roots, kernel.kernel_id())
+        surface = self.surface_for(session_id)
+        if surface is not None:  # the turn shows the write as a diff block; its record lists it as an edit
+            show_write = getattr(surface, "file_written", None)
+            if show_write is not None:
+                show_write(written.path, written.old_text, written.new_text, written.summary)
+        return WriteTextFileResponse()
+
+    async def create_terminal(
+        self,
+        session_id: str,
+        command: str,
+        args: list[str] | None = None,
+        env: list[EnvVariable] | None = None,
+        cwd: str | None = None,
+        output_byte_limit: int | None = None,
+        **kwargs: Any,
+    ) -> CreateTerminalResponse:
+        roots = self._roots(session_id, "terminal/create", self.terminal)
+        terminal = await self.terminals.create(session_id, command, args, env, cwd, output_byte_limit, roots, roots[0])
+        return CreateTerminalResponse(terminal_id=terminal.id)
+
+    def _terminal(self, session_id: str, terminal_id: str, method: str) -> Terminal:
+        self._roots(session_id, method, self.terminal)
+        return self.terminals.get(session_id, terminal_id)
+
+    async def terminal_output(self, session_id: str, terminal_id: str, **kwargs: Any) -> TerminalOutputResponse:
+        terminal = self._terminal(session_id, terminal_id, "terminal/output")
+        status = terminal.exit_status()
+        return TerminalOutputResponse(
+            output=terminal.output,
+            truncated=terminal.truncated,
+            exit_status=TerminalExitStatus(exit_code=status["exitCode"], signal=status["signal"]) if status else None,
+        )
+
+    async def wait_for_terminal_exit(
+        self, session_id: str, terminal_id: str, **kwargs: Any
+    ) -> WaitForTerminalExitResponse:
+        status = await self._terminal(session_id, terminal_id, "terminal/wait_for_exit").wait()
+        return WaitForTerminalExitResponse(exit_code=status["exitCode"], signal=status["signal"])
+
+    async def kill_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> KillTerminalResponse:
+        await self._terminal(session_id, terminal_id, "terminal/kill").kill()
+        return KillTerminalResponse()
+
+    async def release_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> ReleaseTerminalResponse:
+        self._terminal(session_id, terminal_id, "terminal/release")
+        await self.terminals.release(session_id, terminal_id)
+        return ReleaseTerminalResponse()
+
+    def _terminal_changed(self, session_id: str, terminal_id: str, terminal: Terminal) -> None:
+        """New output or an exit: the turn's tool call that embeds the terminal shows it (frames bound the cost)."""
+        surface = self.surface_for(session_id)
+        show_output = getattr(surface, "terminal_output", None)
+        if show_output is not None:  # only the tail the turn shows: a flood costs O(chunk) here, not O(output)
+            text, omitted = terminal.tail(SHOWN_BYTES)
+            show_output(terminal_id, text, exit_status=terminal.exit_status(), omitted=omitted)
+
     async def aclose(self) -> None:
+        await self.terminals.close()
         for task in list(self._policy_tasks):
             task.cancel()
         if self._policy_tasks:
             await asyncio.gather(*self._policy_tasks, return_exceptions=True)
+
+
+def _write(path: str, content: str, roots: Sequence[Path], kernel_id: str | None) -> files.Written:
+    """In a worker thread: which notebooks are open (a local HTTP call), then the write."""
+    return files.write_text(path, content, roots, open_notebooks.protected_notebooks(kernel_id))
 
 
 async def _guard_policy(card: Card[Any], outcome: Awaitable[Any]) -> None:
@@ -262,5 +406,5 @@ async def _guard_policy(card: Card[Any], outcome: Awaitable[Any]) -> None:
     except asyncio.CancelledError:
         raise
     except Exception as exc:
-        log.exception("answer policy failed")
+        log.debug("answer policy failed", exc_info=True)
         card.note_policy_failure(exc)

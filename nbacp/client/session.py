@@ -8,12 +8,10 @@ holds its settings (``nbacp.client.settings``, changed through ``SessionControls
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import os
 import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
-
-from acp import text_block
 
 from nbacp import kernel
 from nbacp.client import attachments
@@ -24,6 +22,7 @@ from nbacp.client.session_controls import SessionControls
 from nbacp.client.session_header import SessionHeader
 from nbacp.client.turn import PromptResult, Turn
 from nbacp.client.wire.budget import prompt_problem
+from nbacp.client.wire.sdk_compat import text_block
 from nbacp.display import show
 from nbacp.widgets.transcript import Transcript
 
@@ -58,6 +57,7 @@ class Session(SessionControls):
         self.response = response
         self.turn: Turn | None = None
         self.header = SessionHeader()
+        connection.client.session_facts[session_id] = self.header.note  # facts between turns (docs/record.md)
         self.settings = connection.settings_for(session_id)
         self.history: Transcript | None = None  # the replayed transcript of a loaded session
         self.tools: KernelToolServer | None = None  # the kernel's MCP server, when started with tools=
@@ -79,8 +79,8 @@ class Session(SessionControls):
 
         Raises ``AttachmentError`` naming the missing capability; nothing is sent either way.
         """
-        return attachments.convert(
-            [text, *objects], self.connection.agent_capabilities, namer=name_of, max_rows=max_rows
+        return attachments.prompt_parts(
+            text, objects, self.connection.agent_capabilities, namer=name_of, max_rows=max_rows
         )
 
     def _start(self, text: str, objects: Sequence[Any], max_rows: int, *, placeholder: bool) -> Turn:
@@ -95,9 +95,10 @@ class Session(SessionControls):
         log = self.connection.client.session_log(self.id)
         for update in log:  # facts that arrived before this turn (e.g. commands right after session/new)
             self.header.note(update)
+        self.header.prompted(text, [uri for p in parts if (uri := _uri(p.block)) is not None])
         self.header.show()
         transcript = Transcript(prompt=f"{text}\n\n{line}" if line else text, updates=log,
-                                session_facts=self.header.note)
+                                session_facts=self.header.note, root=os.path.abspath(self.cwd))
         self.turn = Turn(self, text, transcript, placeholder=placeholder, attachments=parts)
         return self.turn
 
@@ -109,6 +110,7 @@ class Session(SessionControls):
         an image, a path as a resource link (embedded when small and the agent accepts embedded
         context). Whatever the agent's promptCapabilities do not allow is refused before sending.
         """
+        __tracebackhide__ = True  # hidden from IPython tracebacks (docs/kernels.md, 'The stop button')
         kernel.refuse_to_wait_in_cell()
         turn = self._start(text, objects, max_rows, placeholder=False)
         try:
@@ -119,14 +121,29 @@ class Session(SessionControls):
             else:  # interrupted before the turn ended: the record replaces the view later, as start() does
                 turn.record_inline = False
 
-    async def cancel(self) -> None:
-        """Cancel the running turn: close its open cards, then tell the agent (session/cancel)."""
-        self.connection.client.cancel_cards("cancelled from the notebook", self.id)
+    async def cancel(self) -> str:
+        """Cancel the running turn: close its open cards, then tell the agent (session/cancel).
+
+        Returns what was done, in a sentence (the stop button's KeyboardInterrupt says it).
+        """
+        cards = self.connection.client.cancel_cards("cancelled from the notebook", self.id)
         if self.turn is not None and not self.turn.done:
             self.turn.transcript.cancel_tools()
+        told = "the connection is closed, so the agent was not told"
         if not self.connection.closed:
-            with contextlib.suppress(ConnectionError):
+            told = "the agent was told to stop the turn (session/cancel)"
+            try:
                 await self.connection.agent.cancel(session_id=self.id)
+            except ConnectionError:
+                told = "the agent could not be told (the connection was lost)"
+        questions = f"{cards} open question{'s' if cards != 1 else ''} cancelled, " if cards else ""
+        return f"Stopped from the notebook: {questions}{told}."
 
     def __repr__(self) -> str:
         return f"Session(id={self.id!r}, cwd={self.cwd!r})"
+
+
+def _uri(block: Any) -> str | None:
+    """The URI a prompt block names (a resource link, an embedded resource), if any."""
+    uri = getattr(block, "uri", None) or getattr(getattr(block, "resource", None), "uri", None)
+    return uri if isinstance(uri, str) else None

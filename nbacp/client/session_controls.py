@@ -14,7 +14,10 @@ from nbacp.client.connection_view import ConnectionView
 from nbacp.client.settings import SessionSettings, select_values
 from nbacp.client.wire import sdk_connection
 from nbacp.client.wire.rpc_errors import agent_errors
+from nbacp.display import Static, show
 from nbacp.errors import NotSupportedByAgent
+from nbacp.render.turn_record_html import header_html, header_text
+from nbacp.widgets.shared import close_tree
 from nbacp.widgets.toolbar import SessionToolbar
 
 
@@ -25,6 +28,7 @@ class SessionControls:
     id: str
     settings: SessionSettings
     _toolbar: SessionToolbar | None = None
+    _toolbar_view: Any = None  # its output's display handle, while the connection is open
 
     @property
     def modes(self) -> Any:
@@ -96,7 +100,8 @@ class SessionControls:
         if model_id not in choices:
             raise ValueError(f"{model_id!r} is not one of the agent's models: {', '.join(map(repr, choices))}.")
         params = {"sessionId": self.id, "modelId": model_id}
-        with agent_errors(f"setting model {model_id!r}"):  # session/set_model is not in SDK 0.12's typed API
+        # the fallback: session/set_model left the stable schema (v1.23) and neither SDK line types it
+        with agent_errors(f"setting model {model_id!r}"):
             await sdk_connection.send_request(self.connection.agent, "session/set_model", params)
         self.settings.set_current_model(model_id)
 
@@ -115,6 +120,21 @@ class SessionControls:
         if self._toolbar is None:
             self._toolbar = SessionToolbar(self)
         return self._toolbar
+
+    def show_toolbar(self) -> None:
+        """Show the toolbar in the running cell, to be replaced by its static form when the session ends."""
+        self._toolbar_view = show(self.toolbar, display_id=True)
+
+    def settle_toolbar(self) -> None:
+        """The session is over: its toolbar's output becomes one static line of the last settings
+        (no widget left for a saved notebook to miss: docs/record.md, 'Saved notebooks')."""
+        view, self._toolbar_view = self._toolbar_view, None
+        if view is None or self._toolbar is None:
+            return
+        facts = self._toolbar.facts()
+        view.update(Static(f"[session settings] {header_text(facts)}", header_html(facts)) if facts else Static())
+        close_tree([self._toolbar])
+        self._toolbar = None
 
     async def close(self) -> None:
         """``session/close``: the agent frees the session (where it advertises close)."""

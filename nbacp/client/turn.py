@@ -21,18 +21,16 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from acp import text_block
-
 from nbacp import kernel
 from nbacp.client import auth
 from nbacp.client.attachments import Attachment
 from nbacp.client.connection_view import ConnectionView
 from nbacp.client.wire.process import exit_note, stderr_after_failure
 from nbacp.client.wire.rpc_errors import agent_errors
+from nbacp.client.wire.sdk_compat import text_block
 from nbacp.display import show
 from nbacp.errors import AgentError, ConnectionLost
-from nbacp.render.turn_record_html import record_html
-from nbacp.render.turn_record_text import record_text
+from nbacp.form.card_answer import CardAnswer
 from nbacp.widgets.shared import close_tree
 from nbacp.widgets.stderr_view import stderr_panel
 from nbacp.widgets.transcript import Transcript
@@ -45,7 +43,7 @@ class PromptResult:
     stop_reason: str
     text: str
     updates: Sequence[Any] = field(default_factory=list)  # a window on the session's log: no copy
-    answers: list[tuple[str, str, str]] = field(default_factory=list)
+    answers: list[CardAnswer] = field(default_factory=list)  # typed; each still unpacks as (kind, question, line)
     record: str = ""
 
     def __repr__(self) -> str:
@@ -82,7 +80,7 @@ class TurnOwner(Protocol):
     connection: ConnectionView
     id: str
 
-    async def cancel(self) -> None: ...
+    async def cancel(self) -> str: ...
 
     def turn_started(self) -> None: ...
 
@@ -129,6 +127,7 @@ class Turn:
         return self._wait().__await__()
 
     async def _wait(self) -> PromptResult:
+        __tracebackhide__ = True  # hidden from IPython tracebacks (docs/kernels.md, 'The stop button')
         if self._task.done():
             return self._task.result()
         kernel.refuse_to_wait_in_cell()
@@ -188,11 +187,7 @@ class Turn:
             record=self.transcript.record_markdown(),
         )
         t = self.transcript
-        self.record = TurnRecord(
-            result.record,
-            record_text(t.prompt, t.text, t.answers, t.stop_reason),
-            record_html(t.prompt, t.text, t.answers, t.stop_reason),
-        )
+        self.record = TurnRecord(result.record, t.record_text(), t.record_html())
         self._give_way()
         if error is not None:
             raise error

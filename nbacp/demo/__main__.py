@@ -1,4 +1,9 @@
-"""``python -m nbacp.demo serve --port P``: the demo agent on loopback over acpremote.
+"""``python -m nbacp.demo``: the example notebooks (``notebooks``, ``lab``) and the demo agent (``serve``).
+
+``notebooks [DIR]`` copies the example notebooks into DIR (default ``./nbacp-examples``) and
+``lab [DIR]`` then opens JupyterLab on the quickstart there (see ``nbacp.demo.workspace``).
+
+``serve --port P``: the demo agent on loopback over acpremote.
 
 The ws URL is printed (flushed) on one line as soon as the server listens, so a notebook or
 test that started this process can read it and connect; the server runs until killed.
@@ -15,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib.util
 import ipaddress
 import os
 import secrets
@@ -22,20 +28,30 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 from http import HTTPStatus
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from nbacp.demo.agent import demo_agent
+from nbacp.demo.workspace import DEFAULT_DIR, copy_examples, run_lab
 
 READY_PREFIX = "nbacp demo agent listening on "
 TOKEN_PREFIX = "nbacp demo agent token: "
 TOKEN_ENV = "NBACP_DEMO_TOKEN"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+SERVE_NEEDS = ("acpremote", "pydantic_acp")
+"""What ``serve`` imports beyond nbacp: the ``remote`` and ``demo`` extras (pip install 'nbacp[demo]')."""
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m nbacp.demo", description="The nbacp demo ACP agent.")
     commands = parser.add_subparsers(dest="command", required=True)
+    copy_help = f"(created when missing; default: ./{DEFAULT_DIR}); your copies there are never overwritten"
+    notebooks = commands.add_parser("notebooks", help="copy the example notebooks into a folder, outputs cleared")
+    notebooks.add_argument("folder", nargs="?", type=Path, default=DEFAULT_DIR, help=f"the folder {copy_help}")
+    lab = commands.add_parser("lab", help="copy the example notebooks, then open JupyterLab on the quickstart")
+    lab.add_argument("folder", nargs="?", type=Path, default=DEFAULT_DIR, help=f"the folder {copy_help}")
+    lab.add_argument("--port", type=int, default=8888, help="JupyterLab's port on 127.0.0.1 (default: 8888)")
     serve = commands.add_parser("serve", help="serve the demo agent over acpremote (websocket)")
     serve.add_argument("--port", type=int, default=0, help="TCP port (0: pick a free one)")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
@@ -107,7 +123,11 @@ async def serve(
         bearer_token=token,
         options=TransportOptions(use_unstable_protocol=True),
     )
-    # acpremote's own step (auth, metadata, health) runs after the Origin check
+    # acpremote's own step (auth, metadata, health) runs after the Origin check; websockets
+    # 16+ keeps this hook elsewhere, and acpremote 1.10 pins websockets<16 (docs/protocol.md, 'acpremote')
+    if not hasattr(server, "process_request"):
+        server.close()
+        raise RuntimeError("serve needs websockets<16 (acpremote's own pin); pip install 'nbacp[demo]'")
     server.process_request = _chain(origin_check(allow_origins), server.process_request)
     bound = next(iter(server.sockets)).getsockname()
     shown = f"[{host}]" if ":" in host else host  # an IPv6 literal needs brackets in a URL
@@ -128,7 +148,17 @@ async def serve(
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    if args.command == "serve":
+    if args.command in ("notebooks", "lab"):
+        if not copy_examples(args.folder):
+            return 2
+        if args.command == "lab":
+            run_lab(args.folder, args.port)
+    elif args.command == "serve":
+        missing = [name for name in SERVE_NEEDS if importlib.util.find_spec(name) is None]
+        if missing:
+            print(f"serve needs {' and '.join(missing)}, installed with nbacp's demo extra: "
+                  "pip install 'nbacp[demo]'", file=sys.stderr)
+            return 2
         token = args.token if args.token is not None else os.environ.get(TOKEN_ENV)
         if token is not None and not token.strip():
             print("Refusing an empty or whitespace token.", file=sys.stderr)

@@ -1,19 +1,36 @@
-"""The demo's scratch copies of the example notebooks: a person runs and saves there, not in the originals.
+"""The example notebooks, and a person's scratch copies of them: they run and save there, not in the originals.
 
-``python -m nbacp.demo.workspace SOURCE TARGET`` (``make demo-setup``) copies every notebook of
-SOURCE into TARGET with its outputs cleared, so the person sees only what their own runs produce
-(the originals keep the outputs ``make test-notebooks`` compares against). A copy that already
-exists is the person's and is never overwritten; notebooks added to SOURCE later are copied on
-the next run.
+``python -m nbacp.demo notebooks [DIR]`` copies every example notebook into DIR (default
+``./nbacp-examples``) with its outputs cleared, so the person sees only what their own runs
+produce (the originals keep the outputs ``make test-notebooks`` compares against). A copy that
+already exists is the person's and is never overwritten; examples added later are copied on
+the next run. ``python -m nbacp.demo lab [DIR]`` does the same, then starts JupyterLab on the
+quickstart in DIR (``make demo`` runs it with ``workspace``).
+
+The examples ship in the wheel as ``nbacp/demo/examples/`` (pyproject's wheel ``sources``); a
+clone has them in ``notebooks/`` instead.
 """
 
 from __future__ import annotations
 
-import argparse
+import os
+import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+DEFAULT_DIR = Path("nbacp-examples")
+FIRST_NOTEBOOK = "quickstart.ipynb"
+_HERE = Path(__file__).resolve().parent
+
+
+def examples() -> Path:
+    """The folder holding the example notebooks: the installed package's, else the clone's."""
+    for folder in (_HERE / "examples", _HERE.parents[1] / "notebooks"):
+        if (folder / FIRST_NOTEBOOK).is_file():
+            return folder
+    raise FileNotFoundError(f"no example notebooks next to {_HERE}: reinstall nbacp")
 
 
 def blank(notebook: Any) -> Any:
@@ -50,26 +67,39 @@ def prepare(source: Path, target: Path) -> tuple[list[Path], list[Path]]:
     return copied, kept
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m nbacp.demo.workspace", description="Copy the example notebooks into a scratch folder."
-    )
-    parser.add_argument("source", type=Path, help="the folder holding the example notebooks")
-    parser.add_argument("target", type=Path, help="the scratch folder (created when missing)")
-    args = parser.parse_args(argv)
-    if not args.source.is_dir():
-        print(f"{args.source} is not a folder.", file=sys.stderr)
-        return 2
-    copied, kept = prepare(args.source, args.target)
+def copy_examples(target: Path, source: Path | None = None) -> bool:
+    """Copy the examples into TARGET and say what happened; False (said on stderr) if there were none."""
+    source = examples() if source is None else source
+    copied, kept = prepare(source, target)
     if copied:
-        print(f"Copied to {args.target}/ (outputs cleared): {', '.join(p.name for p in copied)}")
+        print(f"Copied to {target}/ (outputs cleared): {', '.join(p.name for p in copied)}", flush=True)
     if kept:
-        print(f"Kept your copies in {args.target}/: {', '.join(p.name for p in kept)}")
+        print(f"Kept your copies in {target}/: {', '.join(p.name for p in kept)}", flush=True)
     if not copied and not kept:
-        print(f"No notebooks in {args.source}/.", file=sys.stderr)
-        return 2
-    return 0
+        print(f"No notebooks in {source}/.", file=sys.stderr)
+        return False
+    return True
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def lab_command(folder: Path, port: int, *, as_root: bool) -> list[str]:
+    """JupyterLab serving FOLDER alone on loopback, opened on the quickstart.
+
+    ``--allow-root`` only for root (JupyterLab refuses root without it; nobody else needs it).
+    """
+    command = [
+        sys.executable, "-m", "jupyterlab", "--ip=127.0.0.1", f"--port={port}",
+        f"--ServerApp.root_dir={folder}", f"--LabApp.default_url=/lab/tree/{FIRST_NOTEBOOK}",
+    ]
+    return [*command, "--allow-root"] if as_root else command
+
+
+def lab_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """The server's environment without NBACP_ANSWERS: in the demo every card waits for the person."""
+    return {k: v for k, v in environ.items() if k != "NBACP_ANSWERS"}
+
+
+def run_lab(folder: Path, port: int) -> None:
+    """Replace this process with JupyterLab (Ctrl-C then reaches it as in a terminal); never returns."""
+    command = lab_command(folder, port, as_root=os.geteuid() == 0)
+    print("Starting:", shlex.join(command), flush=True)
+    os.execve(command[0], command, lab_environment(os.environ))

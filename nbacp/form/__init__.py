@@ -15,6 +15,7 @@ from nbacp.form.fields import (
     NumberField,
     StringField,
     UnsupportedField,
+    redacted,
 )
 from nbacp.form.model import Form, WireValue
 from nbacp.form.patterns import PATTERN_BUDGET
@@ -42,4 +43,5 @@ __all__ = [
     "StringField",
     "UnsupportedField",
     "WireValue",
+    "redacted",
 ]

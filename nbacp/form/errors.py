@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from nbacp.errors import NbacpError
 
 
-class InvalidSchemaError(ValueError, NbacpError):
+class InvalidSchemaError(NbacpError, ValueError):
     """The agent sent a schema that cannot be read as an ACP elicitation form.
 
     The message names the offending property so that the client can answer the agent with a
@@ -15,7 +15,7 @@ class InvalidSchemaError(ValueError, NbacpError):
     """
 
 
-class FormValidationError(ValueError, NbacpError):
+class FormValidationError(NbacpError, ValueError):
     """The values do not make a schema-conforming answer; ``errors`` maps property to messages."""
 
     def __init__(self, errors: Mapping[str, list[str]]) -> None:

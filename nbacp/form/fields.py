@@ -39,6 +39,9 @@ class Field:
     required: bool = False
     default: Any = None
     meta: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    secret: bool = False
+    """The agent marked the answer secret (docs/agents.md, 'Secret questions and deadlines'): a masked
+    input for text, and the value goes to the agent only; everything else shows ``redacted(value)``."""
 
     @property
     def label(self) -> str:
@@ -130,3 +133,9 @@ class FormQuestion:
 
 
 FormItem = Field | FormQuestion
+
+
+def redacted(value: Any) -> str:
+    """What records, summaries, logs and reprs show instead of a secret answer."""
+    size = len(value) if isinstance(value, str) else len(str(value))
+    return f"(secret, {size} character{'' if size == 1 else 's'})"

@@ -17,9 +17,9 @@ from typing import Any
 
 from nbacp.form.checks import ABSENT, check_custom, check_field, check_picks
 from nbacp.form.errors import FormValidationError
-from nbacp.form.fields import ChoiceField, Field, FormItem, FormQuestion, StringField, UnsupportedField
+from nbacp.form.fields import ChoiceField, Field, FormItem, FormQuestion, StringField, UnsupportedField, redacted
 from nbacp.form.pairing import pair_questions
-from nbacp.form.parse import parse_schema
+from nbacp.form.parse import deadline_ms, parse_schema
 from nbacp.form.patterns import PatternPass
 
 WireValue = str | int | float | bool | list[str]
@@ -34,10 +34,15 @@ class Form:
     companions: dict[str, str]
     title: str | None = None
     description: str | None = None
+    deadline_ms: int | None = None
+    """When the agent withdraws the question unanswered, in ms after it asked (None: it waits)."""
 
     @classmethod
-    def from_schema(cls, schema: Any) -> Form:
-        """Parse an ``acp.schema.ElicitationSchema`` or a plain dict; raises InvalidSchemaError."""
+    def from_schema(cls, schema: Any, meta: Mapping[str, Any] | None = None) -> Form:
+        """Parse an ``acp.schema.ElicitationSchema`` or a plain dict; raises InvalidSchemaError.
+
+        ``meta`` is the request's ``_meta`` (a deadline: ``deadline_ms``).
+        """
         raw, fields = parse_schema(schema)
         items, companions = pair_questions(fields)
         title = raw.get("title")
@@ -48,6 +53,7 @@ class Form:
             companions=companions,
             title=title if isinstance(title, str) else None,
             description=description if isinstance(description, str) else None,
+            deadline_ms=deadline_ms(meta),
         )
 
     # -- shape ------------------------------------------------------------------------
@@ -72,6 +78,15 @@ class Form:
             for f in self.fields.values()
             if isinstance(f, StringField) and f.pattern_warning is not None
         }
+
+    @property
+    def secrets(self) -> frozenset[str]:
+        """The names of the fields whose answers are secret."""
+        return frozenset(n for n, f in self.fields.items() if f.secret)
+
+    def shown(self, content: Mapping[str, Any]) -> dict[str, Any]:
+        """``content`` with every secret answer replaced by ``redacted(value)``: what may be kept or shown."""
+        return {k: redacted(v) if k in self.secrets else v for k, v in content.items()}
 
     @property
     def can_accept(self) -> bool:

@@ -34,6 +34,9 @@ ACPKIT_DESCRIPTION = "acpkit.dev/choice-description"
 CLAUDE_OPTION = "_claude/askUserQuestionOption"
 RECOMMENDED_SUFFIX = "(Recommended)"
 REQUIRED_MARKER = "nbacp/required"
+SECRET_FORMATS = ("password",)
+"""OpenAPI's ``format: password``; with JSON Schema's ``writeOnly: true`` and codex's
+``_meta.codex.isSecret`` the markers of a secret answer (docs/agents.md, 'Secret questions and deadlines')."""
 UINT32_MAX = 2**32 - 1
 """``minLength`` / ``maxLength`` are uint32 on ACP's wire (the reference crate's types)."""
 UINT64_MAX = 2**64 - 1
@@ -111,6 +114,7 @@ def _parse_property(name: str, prop: Any, required: bool, patterns: PatternPass)
         # the choice in `required` would force strict clients to send a pick with the custom text.
         "required": required or _meta(prop).get(REQUIRED_MARKER) is True,
         "meta": _meta(prop),
+        "secret": is_secret(prop),
     }
     kind = prop.get("type")
     if kind == "string" and ("enum" in prop or "oneOf" in prop):
@@ -143,6 +147,26 @@ def _string(name: str, prop: Mapping[str, Any], common: dict[str, Any], patterns
         pattern_warning=patterns.warning(pattern) if pattern is not None else None,
         **common,
     )
+
+
+def is_secret(prop: Mapping[str, Any]) -> bool:
+    """Whether an agent marked this string property's answer secret (any of the known markers)."""
+    codex = _meta(prop).get("codex")
+    if isinstance(codex, Mapping) and codex.get("isSecret") is True:
+        return True
+    return prop.get("writeOnly") is True or prop.get("format") in SECRET_FORMATS
+
+
+def deadline_ms(meta: Any) -> int | None:
+    """When the agent withdraws the question on its own, in ms from when it asked, or None.
+
+    codex-acp sends ``_meta.codex.autoResolutionMs`` on ``elicitation/create`` (null: it waits).
+    """
+    codex = meta.get("codex") if isinstance(meta, Mapping) else None
+    value = codex.get("autoResolutionMs") if isinstance(codex, Mapping) else None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
+        return None
+    return int(value)
 
 
 def _number(name: str, prop: Mapping[str, Any], kind: str, common: dict[str, Any]) -> NumberField:

@@ -3,8 +3,9 @@
 Modules: :mod:`.versions` (which kernel, what it can do), :mod:`.forwarding` (comm messages
 let through while a cell waits, ipykernel < 7.4), :mod:`.status` (busy/idle that keeps the
 status bar "Busy" under an awaiting cell), :mod:`.interrupt` (the stop button during a wait),
-:mod:`.replies` (7.0-7.3's stranded shell requests). Edits the front end holds back no
-longer matter for an answer: a card's action carries its draft (docs/slow-links.md).
+:mod:`.replies` (7.0-7.3's stranded shell requests), :mod:`.identity` (this kernel's id, as its
+Jupyter server knows it). Edits the front end holds back no longer matter for an answer: a
+card's action carries its draft (docs/slow-links.md).
 
 Facts this package encodes (docs/kernels.md): on ipykernel >= 7.4 widget comm
 messages are dispatched while an async cell holds the shell, so a cell can ``await`` a widget;
@@ -18,6 +19,7 @@ implementation.
 from __future__ import annotations
 
 from nbacp.kernel.forwarding import can_await_widgets, cell_wait_refusal
+from nbacp.kernel.identity import kernel_id
 from nbacp.kernel.interrupt import (
     INTERRUPT_CALLBACK_TIMEOUT,
     INTERRUPTED_MESSAGE,
@@ -42,6 +44,7 @@ __all__ = [
     "in_cell_task",
     "refuse_to_wait_in_cell",
     "ipykernel_version",
+    "kernel_id",
     "older_kernel_message",
     "run_sync",
     "running_in_kernel",

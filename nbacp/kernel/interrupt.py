@@ -32,6 +32,24 @@ INTERRUPT_CALLBACK_TIMEOUT = 1.0
 INTERRUPTED_MESSAGE = "Interrupted while waiting; pending questions were cancelled."
 
 
+class Stopped(KeyboardInterrupt):
+    """The stop button during an nbacp wait: a KeyboardInterrupt that IPython shows as one line.
+
+    ``_render_traceback_`` is IPython's hook for an exception's own traceback text (IPython
+    7.34 and 9.x both call it): the cell ends with ``KeyboardInterrupt: <what was done>`` and
+    no frames, since the frames are nbacp's waiting machinery, not the person's code. The class
+    reports itself as ``KeyboardInterrupt`` (the kernel's ``ename``), and ``except
+    KeyboardInterrupt`` catches it. The frames on its way also set ``__tracebackhide__``, for
+    tools that format it themselves (docs/kernels.md, 'The stop button').
+    """
+
+    def _render_traceback_(self) -> list[str]:
+        return [f"KeyboardInterrupt: {self}"]
+
+
+Stopped.__name__ = Stopped.__qualname__ = "KeyboardInterrupt"
+
+
 def refuse_to_wait_in_cell() -> None:
     """Raise at once, instead of hanging, where a cell that waits could never be answered.
 
@@ -60,7 +78,7 @@ def in_cell_task() -> bool:
 
 async def wait_in_cell(
     awaitable: Awaitable[T],
-    on_interrupt: Callable[[], None | Awaitable[None]],
+    on_interrupt: Callable[[], object],
     *,
     callback_timeout: float = INTERRUPT_CALLBACK_TIMEOUT,
 ) -> T:
@@ -69,8 +87,10 @@ async def wait_in_cell(
     In the cell's own task: widget comm messages flow while it waits (ipykernel < 7.4 would
     hold them behind the cell) and the stop button runs ``on_interrupt`` and ends the cell with
     KeyboardInterrupt (:func:`wait_interruptible`). Anywhere else (a background task, plain
-    Python, tests) it is a plain ``await``.
+    Python, tests) it is a plain ``await``. ``on_interrupt`` may return (or resolve to) a sentence
+    saying what it did, which becomes the KeyboardInterrupt's message.
     """
+    __tracebackhide__ = True  # hidden from IPython tracebacks (docs/kernels.md, 'The stop button')
     if not (versions.running_in_kernel() and in_cell_task()):
         return await awaitable
     with forwarding.comms_flow():
@@ -100,10 +120,11 @@ def _peek_wakeup_fd() -> int:
     return fd
 
 
-async def _run_callback(on_interrupt: Callable[[], None | Awaitable[None]], timeout: float) -> None:
+async def _run_callback(on_interrupt: Callable[[], object], timeout: float) -> object:
     result = on_interrupt()
     if inspect.isawaitable(result):
-        await asyncio.wait_for(_as_coroutine(result), timeout)
+        return await asyncio.wait_for(_as_coroutine(result), timeout)
+    return result
 
 
 async def _as_coroutine(awaitable: Awaitable[Any]) -> Any:
@@ -112,7 +133,7 @@ async def _as_coroutine(awaitable: Awaitable[Any]) -> Any:
 
 async def wait_interruptible(
     awaitable: Awaitable[T],
-    on_interrupt: Callable[[], None | Awaitable[None]],
+    on_interrupt: Callable[[], object],
     *,
     callback_timeout: float = INTERRUPT_CALLBACK_TIMEOUT,
 ) -> T:
@@ -128,7 +149,11 @@ async def wait_interruptible(
     Await it directly in the cell's coroutine chain (not inside a separate Task: a
     KeyboardInterrupt escaping a Task escapes the event loop). SIGINT is held from the call
     until return; one that arrives earlier is ipykernel's to handle.
+
+    The KeyboardInterrupt is a ``Stopped``: one line in the cell, whose message is what
+    ``on_interrupt`` returned when it returned a sentence, else ``INTERRUPTED_MESSAGE``.
     """
+    __tracebackhide__ = True  # hidden from IPython tracebacks (docs/kernels.md, 'The stop button')
     loop = asyncio.get_running_loop()
     task: asyncio.Future[T] = asyncio.ensure_future(awaitable)
     if not _sigint_available(loop):
@@ -146,15 +171,19 @@ async def wait_interruptible(
     except (NotImplementedError, RuntimeError, ValueError):
         return await task
     failure: BaseException | None = None
+    message = INTERRUPTED_MESSAGE
     try:
         waiters: set[asyncio.Future[Any]] = {task, interrupted}
         await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
         if task.done():
             return task.result()
         try:
-            await _run_callback(on_interrupt, callback_timeout)
+            said = await _run_callback(on_interrupt, callback_timeout)
+            if isinstance(said, str) and said:
+                message = said
         except Exception as exc:  # reported, but the cell must still be released
             failure = exc
+            message = f"{message} (the cleanup failed: {type(exc).__name__}: {exc})"
     finally:
         with contextlib.suppress(Exception):
             loop.remove_signal_handler(signal.SIGINT)
@@ -166,7 +195,7 @@ async def wait_interruptible(
             task.cancel()
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(asyncio.shield(_settle(task)), callback_timeout)
-    raise KeyboardInterrupt(INTERRUPTED_MESSAGE) from failure
+    raise Stopped(message) from failure
 
 
 async def _settle(task: asyncio.Future[Any]) -> None:

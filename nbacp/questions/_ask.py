@@ -17,6 +17,7 @@ from acp.schema import (
 )
 from pydantic import ValidationError
 
+from nbacp.client.wire import sdk_connection
 from nbacp.questions._reply import check_fallback, parse_response
 from nbacp.questions._types import (
     ElicitationUnsupportedError,
@@ -84,6 +85,15 @@ class AgentConnectionSession:
     async def create_elicitation(self, message: str, mode: ElicitationMode) -> CreateElicitationResponse:
         if not self.supports_elicitation(mode):
             raise ElicitationUnsupportedError("the connected ACP client does not support this elicitation mode")
+        if sdk_connection.has_json_rpc(self._conn):
+            # raw, so that nbacp checks the reply itself on both SDK lines: SDK 1.0's typed reply
+            # refuses some replies (and accepts one without "action") before nbacp can name the
+            # question (docs/protocol.md, 'Two SDK lines')
+            kind = "form" if isinstance(mode, ElicitationFormSessionMode | ElicitationFormRequestMode) else "url"
+            wire = mode.model_dump(mode="json", by_alias=True, exclude_none=True)
+            params = {"mode": kind, "message": message, **wire}
+            raw: Any = await sdk_connection.send_request(self._conn, "elicitation/create", params)
+            return raw  # type: ignore[no-any-return]
         response: CreateElicitationResponse = await self._conn.create_elicitation(message=message, mode=mode)
         return response
 

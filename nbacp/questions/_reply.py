@@ -37,6 +37,15 @@ _Error = Callable[[str, str | None], Exception]
 def parse_response(
     response: object, questions: Sequence[Question[T]], compiled: Compiled
 ) -> QuestionsResult[T]:
+    if isinstance(response, dict):  # the raw reply (AgentConnectionSession)
+        action = response.get("action")
+        if action == "decline":
+            return QuestionsDeclined()
+        if action == "cancel":
+            return QuestionsCancelled()
+        if action != "accept":
+            raise InvalidQuestionResponse(f"the client replied with an unsupported action: {action!r}")
+        return _accepted(response.get("content"), questions, compiled)
     if isinstance(response, DeclineElicitationResponse):
         return QuestionsDeclined()
     if isinstance(response, CancelElicitationResponse):
@@ -44,7 +53,12 @@ def parse_response(
     if not isinstance(response, AcceptElicitationResponse):
         action = getattr(response, "action", None)
         raise InvalidQuestionResponse(f"the client replied with an unsupported action: {action!r}")
-    content: Any = response.content if response.content is not None else {}
+    return _accepted(response.content, questions, compiled)
+
+
+def _accepted(content: Any, questions: Sequence[Question[T]], compiled: Compiled) -> QuestionsResult[T]:
+    if content is None:
+        content = {}
     if not isinstance(content, dict):
         raise InvalidQuestionResponse("the accepted content is not an object")
     answers: dict[str, Answer[T]] = {}

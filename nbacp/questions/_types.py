@@ -11,14 +11,14 @@ from nbacp.errors import NbacpError
 T = TypeVar("T")
 
 
-class ElicitationUnsupportedError(RuntimeError, NbacpError):
+class ElicitationUnsupportedError(NbacpError, RuntimeError):
     """The client did not advertise form elicitation and no fallback was given.
 
     nbacp's own class (not pydantic-acp's) so that nbacp.questions imports without ACP Kit.
     """
 
 
-class InvalidQuestionResponse(RuntimeError, NbacpError):
+class InvalidQuestionResponse(NbacpError, RuntimeError):
     """The client's reply does not answer the questions that were asked.
 
     ``question_id`` names the offending question; it is ``None`` when the reply as a whole is
@@ -30,7 +30,7 @@ class InvalidQuestionResponse(RuntimeError, NbacpError):
         self.question_id = question_id
 
 
-class InvalidQuestionFallback(ValueError, NbacpError):
+class InvalidQuestionFallback(NbacpError, ValueError):
     """A fallback returned something that could not have come from the offered questions."""
 
     def __init__(self, message: str, question_id: str | None = None) -> None:

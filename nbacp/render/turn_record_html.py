@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 from nbacp.render.markdown import render_markdown
+from nbacp.render.tool_calls import GLYPH, ActivityLog, ToolCallSummary, plan_line, within_budget
+from nbacp.render.turn_record_text import answer_labels, verdict
 
 NO_MATH_CLASSES = "tex2jax_ignore mathjax_ignore"
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -36,13 +39,51 @@ def _markdown(value: str) -> str:
     return no_math(render_markdown(_CONTROL.sub("", value)))
 
 
+def _call_html(call: ToolCallSummary) -> str:
+    """One tool call: a line of facts, its diffs folded (``<details>``), its last lines of output."""
+    title = call.title or call.id
+    facts = " · ".join(_text(fact) for fact in call.facts())
+    glyph = GLYPH.get(call.status, "?")
+    parts = [f'<li class="nbacp-record-tool">{glyph} <strong>{_text(title)}</strong> · {facts}']
+    if call.text and call.status == "failed" and not call.output_tail:
+        parts.append(f"<br><em>{_text(call.text)}</em>")
+    for diff in list(call.diffs.values())[:8]:
+        if diff.text:
+            parts.append(
+                f"<details><summary>{_text(diff.path)} {_text(diff.size)}</summary>"
+                f"<pre>{_text(diff.text)}</pre></details>"
+            )
+    output = call.output_lines()
+    if output:
+        dropped = "…\n" if call.output_dropped() else ""
+        parts.append(f'<pre class="nbacp-record-output">{_text(dropped + chr(10).join(output))}</pre>')
+    parts.append("</li>")
+    return "".join(parts)
+
+
+def _activity_html(activity: ActivityLog | None) -> Iterator[str]:
+    if activity is None:
+        return
+    if activity.calls:
+        kept, more = within_budget((_call_html(c) for c in activity.calls.values()), len(activity.calls))
+        note = f'<li class="nbacp-record-more">{_text(more)}</li>' if more else ""
+        listed = "".join(kept) + note
+        yield f'<div class="nbacp-record-tools"><strong>Tool calls</strong><ul>{listed}</ul></div>'
+    if activity.plan:
+        entries = "".join(f"<li>{_text(plan_line(e))}</li>" for e in activity.plan)
+        yield f'<div class="nbacp-record-plan"><strong>Plan</strong><ul>{entries}</ul></div>'
+    elif activity.plan_text:
+        yield f'<div class="nbacp-record-plan"><strong>Plan</strong>{_markdown(activity.plan_text)}</div>'
+
+
 def record_html(
     prompt: str,
     text: str,
-    answers: Iterable[tuple[str, str, str]],
+    answers: Iterable[Any],
     stop_reason: str | None,
+    activity: ActivityLog | None = None,
 ) -> str:
-    """One turn: the prompt ("You"), the agent's text ("Agent"), the answers, the stop reason."""
+    """One turn: the prompt ("You"), the agent's text ("Agent"), its tool calls and plan, the answers, the stop."""
     # overflow-wrap: a 3,000-letter word wraps instead of widening the output
     parts = [f'<div class="nbacp-record {NO_MATH_CLASSES}" style="overflow-wrap: anywhere">']
     parts.append('<div class="nbacp-record-you"><strong>You</strong>')
@@ -51,16 +92,36 @@ def record_html(
     parts.append('<div class="nbacp-record-agent"><strong>Agent</strong>')
     parts.append(_markdown(text) if text.strip() else "<p><em>(no message text)</em></p>")
     parts.append("</div>")
+    parts.extend(_activity_html(activity))
     rows = []
-    for kind, question, answer in answers:
-        label, verdict = ("Permission", "Decision") if kind == "permission" else ("Question", "Answer")
-        rows.append(
-            f"<li><strong>{label}:</strong> {_text(question)}<br><strong>{verdict}:</strong> {_text(answer)}</li>"
-        )
+    for answer in answers:
+        label, shown = answer_labels(answer[0])
+        asked, answered = _text(answer[1]), _text(verdict(answer))
+        rows.append(f"<li><strong>{label}:</strong> {asked}<br><strong>{shown}:</strong> {answered}</li>")
     if rows:
         parts.append('<ul class="nbacp-record-answers">' + "".join(rows) + "</ul>")
     ended = _text(stop_reason) if stop_reason else "not finished"
     parts.append(f'<p class="nbacp-record-stop"><em>Stop reason: {ended}</em></p>')
+    parts.append("</div>")
+    return "\n".join(parts)
+
+
+def notes_html(
+    title: str, text: str, lines: Iterable[str], answers: Iterable[Any], activity: ActivityLog | None
+) -> str:
+    """What arrived outside any turn (the connection's inbox), as HTML: once it is static."""
+    parts = [f'<div class="nbacp-record nbacp-notes {NO_MATH_CLASSES}" style="overflow-wrap: anywhere">']
+    parts.append(f"<p><strong>{_text(title)}</strong></p>")
+    if text.strip():
+        parts.append(f'<div class="nbacp-record-agent"><strong>Agent</strong>{_markdown(text)}</div>')
+    parts.extend(_activity_html(activity))
+    shown = [f"<li>{_text(line)}</li>" for line in lines]
+    for answer in answers:
+        label, verdict_label = answer_labels(answer[0])
+        asked, answered = _text(answer[1]), _text(verdict(answer))
+        shown.append(f"<li><strong>{label}:</strong> {asked}<br><strong>{verdict_label}:</strong> {answered}</li>")
+    if shown:
+        parts.append("<ul>" + "".join(shown) + "</ul>")
     parts.append("</div>")
     return "\n".join(parts)
 

@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from nbacp.render.safe_text import no_math_markdown, safe_text
+from nbacp.render.tool_calls import ActivityLog, call_line, plan_line, within_budget
 
 _PUNCT = re.compile("([" + re.escape(string.punctuation) + "])")
 _LEAD = re.compile(r"^[ \t]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-
-
 def _line(line: str) -> str:
     lead = _LEAD.match(line)
     indent = ""
@@ -45,19 +45,74 @@ def inert_markdown(text: str) -> str:
     return "\n\n".join(paragraphs)
 
 
+def answer_labels(kind: str) -> tuple[str, str]:
+    """The record's two labels for an answered card of ``kind``: what was asked, what was answered."""
+    return {
+        "permission": ("Permission", "Decision"),
+        "url": ("Link", "Answer"),
+        "auth": ("Sign-in", "Answer"),
+    }.get(kind, ("Question", "Answer"))
+
+
+def verdict(answer: Any) -> str:
+    """What the record shows after a question: a ``CardAnswer``'s verdict, or an old-style string."""
+    shown = getattr(answer, "verdict", None)
+    return shown if isinstance(shown, str) else str(answer[2])
+
+
+def _markdown_lines(text: str) -> str:
+    return "  \n".join(inert_markdown(line) or "&nbsp;" for line in text.split("\n"))
+
+
+def _activity_text(
+    activity: ActivityLog | None, indent: str = "  ", form: Callable[[str], str] = str
+) -> Iterator[str]:
+    """The tool calls (bounded, measured in the form ``form`` gives them) and the plan, as lines."""
+    if activity is None:
+        return
+    if activity.calls:
+        yield form("Tool calls:")
+
+        def rendered() -> Iterator[str]:
+            for call in activity.calls.values():
+                lines = [indent + call_line(call)]
+                if call.text and call.status == "failed" and not call.output_tail:
+                    lines.append(f"{indent}    {call.text}")
+                output = call.output_lines()
+                if output:
+                    if call.output_dropped():
+                        lines.append(f"{indent}    …")
+                    lines.extend(f"{indent}    | {line}" for line in output)
+                yield form("\n".join(lines))
+
+        kept, more = within_budget(rendered(), len(activity.calls))
+        yield from kept
+        if more:
+            yield form(indent + more)
+    if activity.plan:
+        yield form("Plan:")
+        yield from (form(indent + plan_line(entry)) for entry in activity.plan)
+    elif activity.plan_text:
+        yield form("Plan:")
+        yield from (form(indent + line) for line in activity.plan_text.strip().split("\n")[:50])
+
+
 def record_markdown(
     prompt: str,
     text: str,
-    answers: Iterable[tuple[str, str, str]],
+    answers: Iterable[Any],
     stop_reason: str | None,
+    activity: ActivityLog | None = None,
 ) -> str:
-    """The widget-free record of one turn (prompt, agent text, answers, decisions, stop)."""
+    """The widget-free record of one turn (prompt, agent text, tool calls, answers, stop)."""
     parts = ["**You:**", inert_markdown(prompt) or "*(empty prompt)*", "**Agent:**"]
     parts.append(inert_markdown(text) or "*(no message text)*")
-    for kind, question, answer in answers:
-        label = "Permission" if kind == "permission" else "Question"
-        verdict = "Decision" if kind == "permission" else "Answer"
-        parts.append(f"**{label}:** {inert_markdown(question)}  \n**{verdict}:** {inert_markdown(answer)}")
+    lines = list(_activity_text(activity, "", _markdown_lines))
+    if lines:
+        parts.append("  \n".join(lines))
+    for answer in answers:
+        label, shown = answer_labels(answer[0])
+        parts.append(f"**{label}:** {inert_markdown(answer[1])}  \n**{shown}:** {inert_markdown(verdict(answer))}")
     ended = inert_markdown(stop_reason) if stop_reason else "not finished"
     parts.append(f"*Stop reason: {ended}*")
     return no_math_markdown("\n\n".join(parts))
@@ -66,13 +121,30 @@ def record_markdown(
 def record_text(
     prompt: str,
     text: str,
-    answers: Iterable[tuple[str, str, str]],
+    answers: Iterable[Any],
     stop_reason: str | None,
+    activity: ActivityLog | None = None,
 ) -> str:
     """The same record as plain text, for ``text/plain`` (terminals, nbval's stored outputs)."""
     lines = [f"You: {prompt.strip()}", f"Agent: {text.strip() or '(no message text)'}"]
-    for kind, question, answer in answers:
-        label, verdict = ("Permission", "Decision") if kind == "permission" else ("Question", "Answer")
-        lines.append(f"{label}: {question.strip()}\n  {verdict}: {answer.strip()}")
+    lines.extend(_activity_text(activity))
+    for answer in answers:
+        label, shown = answer_labels(answer[0])
+        lines.append(f"{label}: {answer[1].strip()}\n  {shown}: {verdict(answer).strip()}")
     lines.append(f"Stop reason: {stop_reason or 'not finished'}")
     return _CONTROL.sub("", safe_text("\n".join(lines)))
+
+
+def notes_text(
+    title: str, text: str, lines: Iterable[str], answers: Iterable[Any], activity: ActivityLog | None
+) -> str:
+    """What arrived outside any turn (the connection's inbox), as plain text: once it is static."""
+    out = [title]
+    if text.strip():
+        out.append(f"Agent: {text.strip()}")
+    out.extend(_activity_text(activity))
+    out.extend(lines)
+    for answer in answers:
+        label, shown = answer_labels(answer[0])
+        out.append(f"{label}: {answer[1].strip()}\n  {shown}: {verdict(answer).strip()}")
+    return _CONTROL.sub("", safe_text("\n".join(out)))

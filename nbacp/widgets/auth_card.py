@@ -62,22 +62,46 @@ def method_row(method: Any) -> dict[str, Any]:
     }
 
 
-def auth_spec(methods: Sequence[Any], agent: str | None, reason: str) -> dict[str, Any]:
+def auth_spec(methods: Sequence[Any], agent: str | None, reason: str, notes: Sequence[str] = ()) -> dict[str, Any]:
+    """The card's ``spec``; ``notes``: lines shown under the methods (e.g. a repeated method id)."""
     return {
         "kind": "auth",
         "header": f"{_visible(agent or 'The agent')} needs you to sign in before it can go on",
         "message": _visible(reason),
         "methods": [method_row(m) for m in methods],
+        "notes": [_visible(note) for note in notes],
         "actions": [dict(CANCEL_ACTION)],
     }
+
+
+def distinct_methods(methods: Sequence[Any]) -> tuple[list[Any], list[str]]:
+    """One method per id, in the agent's order, and a note per id listed more than once.
+
+    Two methods with one id cannot both be chosen (``authenticate`` names only the id); the one
+    kept is the first this client can use (not a terminal sign-in), so no button that shows is dead.
+    """
+    kept: dict[str, Any] = {}
+    repeated: dict[str, int] = {}
+    for method in methods:
+        method_id = str(_get(method, "id"))
+        if method_id not in kept:
+            kept[method_id] = method
+            continue
+        repeated[method_id] = repeated.get(method_id, 1) + 1
+        if method_kind(kept[method_id]) == "terminal" and method_kind(method) != "terminal":
+            kept[method_id] = method
+    notes = [f"The agent listed authentication method {visible_controls(mid)[:80]!r} {count} times; one is shown."
+             for mid, count in repeated.items()]
+    return list(kept.values()), notes
 
 
 class AuthCard(Card["str | None"]):
     """Lists the agent's authentication methods; ``choose(id or name)`` or ``cancel()``."""
 
     def __init__(self, methods: Sequence[Any], *, agent: str | None = None, reason: str = "") -> None:
-        super().__init__(auth_spec(methods, agent, reason), _dom_classes=("nbacp-auth-card",))
-        self.methods = list(methods)
+        distinct, repeats = distinct_methods(methods)
+        super().__init__(auth_spec(distinct, agent, reason, repeats), _dom_classes=("nbacp-auth-card",))
+        self.methods = distinct
         self.agent = agent
 
     def choose(self, method_id_or_name: str) -> bool:

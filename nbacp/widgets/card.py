@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Callable, Generator, Mapping
 from typing import Any, Generic, TypeVar
 
@@ -26,7 +27,9 @@ import anywidget
 import traitlets
 
 from nbacp import kernel
+from nbacp.form.card_answer import ACTIONS, CardAnswer
 from nbacp.widgets import card_code, shared
+from nbacp.widgets.text import visible_controls
 
 T = TypeVar("T")
 _NONE: list[Any] = []  # shared empty list for answered cards (never appended to)
@@ -66,6 +69,11 @@ class Card(anywidget.AnyWidget, Generic[T]):
         self._resolved = False
         self._waiters: list[asyncio.Future[T]] = []
         self._on_resolve: list[Callable[[T], None]] = []
+        self._undelivered: T | None = None  # the response as sent, until the client has it
+        self.asked_at = time.monotonic()
+        self.withdrawn_after: float | None = None
+        """Seconds the agent waited before it withdrew the request ($/cancel_request), or None."""
+        self._on_settle: list[Callable[[str], None]] = []
         # Set by the client: why a response cannot be sent (e.g. over the websocket's size limit), or None.
         self.response_check: Callable[[T], str | None] | None = None
         self.on_msg(self._on_front_end)
@@ -103,15 +111,19 @@ class Card(anywidget.AnyWidget, Generic[T]):
         return self._wait().__await__()
 
     async def _wait(self) -> T:
+        __tracebackhide__ = True  # hidden from IPython tracebacks (docs/kernels.md, 'The stop button')
         if self._resolved:
-            return self._response  # type: ignore[return-value]
+            sent, self._undelivered = self._undelivered, None
+            return sent if sent is not None else self._response  # type: ignore[return-value]
         kernel.refuse_to_wait_in_cell()
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._waiters.append(future)
         return await kernel.wait_in_cell(future, on_interrupt=self._stopped)
 
-    def _stopped(self) -> None:
-        self.cancel_pending("stopped from the notebook")
+    def _stopped(self) -> str:
+        cancelled = self.cancel_pending("stopped from the notebook")
+        done = "the question was answered as cancelled" if cancelled else "the question was already answered"
+        return f"Stopped from the notebook: {done}."
 
     # -- actions: a click's message and a Python call run the same handler -------------
     def _on_front_end(self, _widget: Any, content: Any, _buffers: Any) -> None:
@@ -150,14 +162,18 @@ class Card(anywidget.AnyWidget, Generic[T]):
                 return False
             problem = self.response_check(response) if checked and self.response_check is not None else None
             if problem is not None:
-                self.errors = {"": [f"Not sent: {problem}"]}
+                self.errors = {"": [visible_controls(f"Not sent: {problem}")]}
                 return False
             self._resolved = True
-            self._response = response
+            self._response = self._kept(response)
             waiters, self._waiters = self._waiters, _NONE
+            if not waiters:  # answered before anyone awaited (a synchronous policy): the first await gets it
+                self._undelivered = response
             callbacks, self._on_resolve = self._on_resolve, _NONE
             with self.hold_sync():
-                self.summary = summary
+                # The summary repeats agent text (a chosen label, a method's name): the same text
+                # safety as the card's own buttons, since it is also the line the turn's record keeps.
+                self.summary = visible_controls(summary)
                 if self._settles_on_resolve():
                     self._settle()
                 else:
@@ -165,8 +181,30 @@ class Card(anywidget.AnyWidget, Generic[T]):
         for future in waiters:
             _set_result(future, response)
         for callback in callbacks:
-            callback(response)
+            callback(self._response)
         return True
+
+    def _kept(self, response: T) -> T:
+        """What the card keeps (and shows as ``response``) of what it sent: a form drops secrets."""
+        return response
+
+    def recorded_answers(self, kind: str, question: str) -> list[CardAnswer]:
+        """The typed answers this card gave, for ``result.answers`` and the turn record.
+
+        The one protocol between a card and the record (docs/record.md, 'Answers'): the client
+        calls it once the card is resolved, with the card's ``kind`` and the question it asked.
+        By default one answer for the card, read from the response by ``_answer_value``; a card
+        that asks several questions (the form) gives one per question.
+        """
+        action, value = self._answer_value(self._response)
+        return [CardAnswer(kind, question, action, value, line=self.summary)]
+
+    def _answer_value(self, response: Any) -> tuple[str, Any]:
+        """(action, value) of a response: an elicitation's action and content, else accept/cancel."""
+        action = getattr(response, "action", None)
+        if isinstance(action, str) and action in ACTIONS:
+            return action, getattr(response, "content", None) if action == "accept" else None
+        return ("cancel", None) if response is None else ("accept", response)
 
     def __repr__(self) -> str:
         # Also the text/plain of the cell output: short and stable, so saved notebooks and
@@ -177,11 +215,20 @@ class Card(anywidget.AnyWidget, Generic[T]):
     # -- closing from outside ---------------------------------------------------------
     def note_policy_failure(self, exc: BaseException) -> None:
         """The headless answer policy raised on this card: say so on it; a person answers it."""
-        self.errors = {**self.errors, "": [f"The answer policy failed ({type(exc).__name__}: {exc}); answer by hand."]}
+        note = visible_controls(f"The answer policy failed ({type(exc).__name__}: {exc}); answer by hand.")
+        self.errors = {**self.errors, "": [note]}
 
     def cancel_pending(self, reason: str) -> bool:
         """Close an open card as cancelled because the agent stopped waiting (turn ended, disconnect)."""
         return self._resolve(self._cancel_response(), f"Cancelled: {reason}", checked=False)
+
+    def withdraw(self) -> bool:
+        """The agent withdrew the request ($/cancel_request, e.g. codex after its deadline): closed as
+        cancelled, and the record says "Withdrawn by the agent after N s" (``withdrawn_after``)."""
+        if self._resolved:
+            return False
+        self.withdrawn_after = time.monotonic() - self.asked_at
+        return self._resolve(self._cancel_response(), withdrawn_text(self.withdrawn_after), checked=False)
 
     def _cancel_response(self) -> T:
         raise NotImplementedError
@@ -202,6 +249,18 @@ class Card(anywidget.AnyWidget, Generic[T]):
             self.errors = {}
             self.phase = ANSWERED
         self._release()
+        callbacks, self._on_settle = self._on_settle, _NONE
+        for callback in callbacks:
+            callback(self.summary)
+
+    def on_settle(self, callback: Callable[[str], None]) -> None:
+        """Run ``callback(summary)`` once the interaction is over (at once if it already is): a
+        cell showing the card outside a turn may then replace it with that line of text
+        (docs/record.md, 'Saved notebooks')."""
+        if self.settled:
+            callback(self.summary)
+        else:
+            self._on_settle.append(callback)
 
     def _release(self) -> None:
         """Drop references held for the open card (subclasses extend this)."""
@@ -227,4 +286,9 @@ def _set_result(future: asyncio.Future[Any], value: Any) -> None:
             future.set_result(value)
 
     loop.call_soon_threadsafe(settle)
+
+
+def withdrawn_text(seconds: float) -> str:
+    """The record's line for a request the agent withdrew after ``seconds``."""
+    return f"Withdrawn by the agent after {round(seconds)} s."
 

@@ -19,6 +19,7 @@ from typing import Any
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
 
 from nbacp.form import ChoiceField, Form, FormQuestion, NumberField, StringField, UnsupportedField, WireValue
+from nbacp.form.card_answer import CardAnswer
 from nbacp.widgets.card import Card
 from nbacp.widgets.form_spec import (
     draft_value,
@@ -45,8 +46,10 @@ ACTIONS = (
 class FormCard(Card[ElicitationResponse]):
     """The person's view of one form elicitation; ``await view`` gives the acp response."""
 
-    def __init__(self, message: str, requested_schema: Any, *, agent: str | None = None) -> None:
-        form = Form.from_schema(requested_schema)  # InvalidSchemaError propagates
+    def __init__(
+        self, message: str, requested_schema: Any, *, agent: str | None = None, meta: dict[str, Any] | None = None
+    ) -> None:
+        form = Form.from_schema(requested_schema, meta)  # InvalidSchemaError propagates
         self._form = form
         self.message = message
         self.agent = agent
@@ -69,15 +72,15 @@ class FormCard(Card[ElicitationResponse]):
             "actions": actions,
             "secret": [name for name, f in form.fields.items() if is_secret(f)],
         }
-        deadline = getattr(form, "deadline_ms", None)  # the form model's deadline, when it has one
-        if isinstance(deadline, int) and not isinstance(deadline, bool) and deadline > 0:
-            spec["deadline_at"] = int(time.time() * 1000) + deadline
+        if form.deadline_ms is not None:  # counted down on the page (docs/agents.md, 'Secret questions and deadlines')
+            spec["deadline_at"] = int(time.time() * 1000) + form.deadline_ms
+            notes.append(countdown_text(form.deadline_ms / 1000))
         super().__init__(spec, starting_draft(form))
         self.observe(self._on_draft, names="draft")
 
     @property
     def form(self) -> Form:
-        """The parsed form (kept after the answer, for reading)."""
+        """The parsed form: pure data, readable before and after the answer."""
         return self._form
 
     # -- the draft --------------------------------------------------------------------
@@ -192,8 +195,11 @@ class FormCard(Card[ElicitationResponse]):
             return False
         content = self.form.content(values)
         self.errors = {}
+        self._typed = self._typed_answers(self.form.shown(content))  # secrets redacted (docs/agents.md)
         summary = "Accepted: " + self._describe(content) if content else "Accepted with no answers."
         return self._resolve(AcceptElicitationResponse(action="accept", content=content), summary)
+
+    _typed: list[tuple[str, Any, str | None, str]] | None = None
 
     def _cancel_response(self) -> ElicitationResponse:
         return CancelElicitationResponse(action="cancel")
@@ -203,12 +209,50 @@ class FormCard(Card[ElicitationResponse]):
         if self._attempted and not self.done:
             self.errors = self._check(self._full_draft())[1]
 
+    # -- secrets (docs/agents.md, 'Secret questions and deadlines') ---------------------
+    def _kept(self, response: ElicitationResponse) -> ElicitationResponse:
+        if isinstance(response, AcceptElicitationResponse) and response.content and self.form.secrets:
+            return AcceptElicitationResponse(action="accept", content=self.form.shown(response.content))
+        return response
+
     def _release(self) -> None:
         super()._release()
         self._secrets = {}
 
+    def recorded_answers(self, kind: str, question: str) -> list[CardAnswer]:
+        """One answer per question when accepted, each with its own title; else one for the form."""
+        typed = getattr(self, "_typed", None)
+        if typed is None or not isinstance(self.response, AcceptElicitationResponse):
+            return super().recorded_answers(kind, question or self.message)
+        return [CardAnswer(kind, title, "accept", value, custom, line) for title, value, custom, line in typed]
+
+    def _typed_answers(self, content: dict[str, WireValue]) -> list[tuple[str, Any, str | None, str]]:
+        """(title, value, custom, line) per question.
+
+        A lone question is titled by the card's message (what the person read: ACP Kit's
+        ``ask_choice`` titles its one property "Choice"); each of several by its own title.
+        """
+        lone = len(self.form.items) == 1 and bool(self.message.strip())
+        out: list[tuple[str, Any, str | None, str]] = []
+        for item in self.form.items:
+            if isinstance(item, FormQuestion):
+                title = self.message if lone else item.choice.label
+                value: Any = content.get(item.choice.name)
+                raw = content.get(item.custom.name) if item.custom is not None else None
+                custom = raw if isinstance(raw, str) else None
+                if value is None and custom is not None and item.exclusive:
+                    value = custom  # a single-select's Other text is its answer
+                shown = self._describe_question(item, content)
+            else:
+                title = self.message if lone else item.label
+                value, custom = content.get(item.name), None
+                shown = _short(_wire_text(content[item.name])) if item.name in content else ""
+            out.append((title, value, custom, f"Accepted: {shown}" if shown else "Accepted with no answer."))
+        return out
+
     # -- the summary ------------------------------------------------------------------
     def _describe(self, content: dict[str, WireValue]) -> str:
+        content = self.form.shown(content)  # secrets never reach the summary or the record
         parts: list[str] = []
         for item in self.form.items:
             if isinstance(item, FormQuestion):
@@ -266,6 +310,11 @@ def _parses(parse: Any, text: str) -> Any:
         return parse(text.strip())
     except ValueError:
         return None
+
+
+def countdown_text(seconds: float) -> str:
+    """The line under a form with a deadline (the page then counts down to it)."""
+    return f"The agent withdraws this question in {round(seconds)} s if it is not answered."
 
 
 def _wire_text(value: WireValue) -> str:

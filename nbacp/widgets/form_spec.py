@@ -33,8 +33,8 @@ def shown(text: Any) -> Any:
 
 
 def is_secret(field: Field) -> bool:
-    """A secret string field (``StringField.secret``, when the form model has it) is never synced."""
-    return isinstance(field, StringField) and bool(getattr(field, "secret", False))
+    """A secret string field is never synced (docs/agents.md, 'Secret questions and deadlines')."""
+    return isinstance(field, StringField) and field.secret
 
 
 def field_kind(field: Field) -> str:

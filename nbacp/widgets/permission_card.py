@@ -90,3 +90,12 @@ class PermissionCard(Card[RequestPermissionResponse]):
 
     def _cancel_response(self) -> RequestPermissionResponse:
         return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
+
+    def _answer_value(self, response: Any) -> tuple[str, Any]:
+        """An allow option is an accept (its id the value), a reject option a decline."""
+        outcome = getattr(response, "outcome", None)
+        option_id = getattr(outcome, "option_id", None)
+        if not isinstance(option_id, str):
+            return "cancel", None
+        kind = next((str(o.kind) for o in self.options if o.option_id == option_id), "")
+        return ("decline", None) if kind.startswith("reject") else ("accept", option_id)

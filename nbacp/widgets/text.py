@@ -17,7 +17,7 @@ from typing import Any
 import anywidget
 import ipywidgets as widgets
 
-from nbacp.render.safe_text import NO_TYPESET_CLASSES, safe_text
+from nbacp.render.safe_text import NO_TYPESET_CLASSES, comm_safe, safe_text
 from nbacp.widgets import shared
 from nbacp.widgets.focus import FOCUS_ESM
 
@@ -112,10 +112,13 @@ def visible_controls(value: str) -> str:
     """``value`` with invisible and direction-changing characters shown as ``<U+XXXX>``.
 
     Bidi overrides and zero-width characters can make a title or URL read differently from
-    what it is; a card that asks for consent shows them instead of obeying them.
+    what it is; a card that asks for consent shows them instead of obeying them. Lone surrogates
+    become U+FFFD first (``comm_safe``), so the result can always go onto the comm.
     """
+    if value.isprintable():  # no control, format, separator or surrogate character: nothing to show
+        return value
     out: list[str] = []
-    for char in value:
+    for char in comm_safe(value):
         category = unicodedata.category(char)
         if category in ("Cc", "Cf", "Zl", "Zp") and char not in "\n\t":
             out.append(f"<U+{ord(char):04X}>")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import ipywidgets as widgets
@@ -46,8 +47,31 @@ class Controlled(Protocol):
     async def set_model(self, model_id: str) -> None: ...
 
 
+@dataclass(frozen=True)
+class Entry:
+    """One control: its key (``select``/``toggle``), what it sets, and what it shows."""
+
+    key: str
+    target: tuple[str, str]  # ("mode", ""), ("model", "") or ("option", the option's id)
+    kind: str  # "select" or "boolean"
+    label: str
+    choices: list[tuple[str, str]]
+    value: Any
+
+
+def _with_current(choices: list[tuple[str, str]], value: Any) -> list[tuple[str, Any]]:
+    """The choices, plus the agent's current value when it is not among them (shown anyway)."""
+    if value in [v for _, v in choices]:
+        return list(choices)
+    return [*choices, (visible_controls(str(value)), value)]
+
+
 class SessionToolbar(widgets.HBox):  # type: ignore[misc]  # ipywidgets is untyped
-    """``select(key, value)`` / ``toggle(option_id, on)`` act as a person would; keys: "mode", "model", option ids."""
+    """``select(key, value)`` / ``toggle(key, on)`` act as a person would.
+
+    Keys: "mode", "model", and each config option's id; an option whose id is already a key (a
+    config option called "mode") is ``"option:<id>"``, so every setting keeps its own control.
+    """
 
     def __init__(self, session: Controlled) -> None:
         super().__init__(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
@@ -58,7 +82,7 @@ class SessionToolbar(widgets.HBox):  # type: ignore[misc]  # ipywidgets is untyp
         self.pending: set[asyncio.Task[Any]] = set()
         self._busy = False
         self._updating = False
-        self._shape: tuple[Any, ...] = ()
+        self._targets: dict[str, tuple[str, str]] = {}  # key -> ("mode" | "model" | "option", option id)
         session.settings.on_change(self.refresh)
         self.refresh()
 
@@ -66,6 +90,17 @@ class SessionToolbar(widgets.HBox):  # type: ignore[misc]  # ipywidgets is untyp
         # the cell's text/plain: short and stable (ipywidgets' default repr lists the whole tree)
         shown = ", ".join(f"{key}={control.value!r}" for key, control in self.controls.items())
         return f"<nbacp session settings: {shown or 'none'}>"
+
+    def facts(self) -> dict[str, str]:
+        """What the controls show, as text: {label: the chosen value's label} (the static form)."""
+        shown: dict[str, str] = {}
+        for control in self.controls.values():
+            if isinstance(control, widgets.Checkbox):
+                shown[str(control.description)] = "on" if control.value else "off"
+            else:
+                labels = {value: label for label, value in control.options}
+                shown[str(control.description)] = str(labels.get(control.value, control.value))
+        return shown
 
     # -- what a person (or a test) does ------------------------------------------------
     def select(self, key: str, value: str) -> None:
@@ -99,63 +134,90 @@ class SessionToolbar(widgets.HBox):  # type: ignore[misc]  # ipywidgets is untyp
 
     # -- following the agent -----------------------------------------------------------
     def refresh(self) -> None:
-        """Show the session's current settings; rebuild only when the agent changed the choices."""
+        """Show the session's current settings, in place.
+
+        Each control is updated where it stands (its label, choices and value, only what
+        changed); controls are made or closed only for settings that appeared or went away, so
+        an agent's burst of ``config_option_update`` costs a few trait changes, not a new row.
+        """
         entries = self._entries()
-        shape = tuple((key, kind, tuple(choices)) for key, kind, _, choices, _ in entries)
         self._updating = True
         try:
-            if shape != self._shape:
-                self._shape = shape
-                self.controls = {}
-                for key, kind, label, choices, value in entries:
-                    self.controls[key] = self._build(key, kind, label, choices, value)
-                self.children = (*self.controls.values(), self.status)
-                self.layout.display = None if self.controls else "none"
-            else:
-                for key, _, _, _, value in entries:
-                    self.controls[key].value = value
+            controls: dict[str, Any] = {}
+            for entry in entries:
+                control = self.controls.get(entry.key)
+                if control is None or self._targets.get(entry.key, (None,))[0] != entry.target[0] or (
+                    isinstance(control, widgets.Checkbox) != (entry.kind == "boolean")
+                ):
+                    control = self._build(entry)
+                else:
+                    self._update(control, entry)
+                controls[entry.key] = control
+            gone = [c for key, c in self.controls.items() if controls.get(key) is not c]
+            changed = list(controls.values()) != list(self.controls.values())
+            self.controls = controls
+            self._targets = {entry.key: entry.target for entry in entries}
+            if changed:
+                self.children = (*controls.values(), self.status)
+                self.layout.display = None if controls else "none"
+            for control in gone:
+                control.close()
         finally:
             self._updating = False
 
-    def _entries(self) -> list[tuple[str, str, str, list[tuple[str, str]], Any]]:
+    def _entries(self) -> list[Entry]:
+        """One entry per control: the mode, the model list, then every config option, each with its own key."""
         settings: Settings = self.session.settings
-        entries: list[tuple[str, str, str, list[tuple[str, str]], Any]] = []
+        entries: list[Entry] = []
         modes = settings.modes
         if modes is not None and modes.available_modes:
             choices = [(visible_controls(m.name), m.id) for m in modes.available_modes]
-            entries.append(("mode", "select", "Mode", choices, modes.current_mode_id))
+            entries.append(Entry("mode", ("mode", ""), "select", "Mode", choices, modes.current_mode_id))
         if settings.model_option() is None and settings.models:
             choices = [(visible_controls(name), mid) for mid, name in settings.model_choices()]
             if choices:
-                entries.append(("model", "select", "Model", choices, settings.models.get("currentModelId")))
+                current = settings.models.get("currentModelId")
+                entries.append(Entry("model", ("model", ""), "select", "Model", choices, current))
+        taken = {entry.key for entry in entries}
         for option in settings.config_options:
+            # an option whose id is "mode" or "model" (or repeats one) keeps its own control
+            key = option.id if option.id not in taken else f"option:{option.id}"
+            taken.add(key)
             label = visible_controls(option.name)
             if getattr(option, "type", "") == "boolean":
-                entries.append((option.id, "boolean", label, [], bool(option.current_value)))
+                entries.append(Entry(key, ("option", option.id), "boolean", label, [], bool(option.current_value)))
             else:
                 choices = [(visible_controls(lab), v) for v, lab in settings.choices(option)]
-                entries.append((option.id, "select", label, choices, option.current_value))
+                entries.append(Entry(key, ("option", option.id), "select", label, choices, option.current_value))
         return entries
 
-    def _build(self, key: str, kind: str, label: str, choices: list[tuple[str, str]], value: Any) -> Any:
+    def _build(self, entry: Entry) -> Any:
         control: Any
-        if kind == "boolean":
+        if entry.kind == "boolean":
             control = widgets.Checkbox(
-                value=value, description=label, indent=False, layout=widgets.Layout(width="auto")
+                value=entry.value, description=entry.label, indent=False, layout=widgets.Layout(width="auto")
             )
         else:
-            known = [v for _, v in choices]
-            if value not in known:  # the agent's current value is not among its choices: show it anyway
-                choices = [*choices, (str(value), value)]
             control = widgets.Dropdown(
-                options=choices, value=value, description=label, layout=widgets.Layout(width="auto")
+                options=_with_current(entry.choices, entry.value), value=entry.value, description=entry.label,
+                layout=widgets.Layout(width="auto"),
             )
             control.style.description_width = "initial"
         no_typeset(control)
-        control.add_class(f"nbacp-toolbar-{'toggle' if kind == 'boolean' else 'select'}")
+        control.add_class(f"nbacp-toolbar-{'toggle' if entry.kind == 'boolean' else 'select'}")
         control.disabled = self._busy
-        control.observe(lambda change, k=key: self._changed(k, change), names="value")
+        control.observe(lambda change, k=entry.key: self._changed(k, change), names="value")
         return control
+
+    def _update(self, control: Any, entry: Entry) -> None:
+        if control.description != entry.label:
+            control.description = entry.label
+        if entry.kind != "boolean":
+            choices = tuple(_with_current(entry.choices, entry.value))
+            if tuple(control.options) != choices:
+                control.options = choices
+        if control.value != entry.value:
+            control.value = entry.value
 
     def _control(self, key: str) -> Any:
         if key not in self.controls:
@@ -181,13 +243,14 @@ class SessionToolbar(widgets.HBox):  # type: ignore[misc]  # ipywidgets is untyp
 
     async def _apply(self, key: str, value: Any) -> None:
         self.status.value = "…"
+        kind, option_id = self._targets[key]
         try:
-            if key == "mode":
+            if kind == "mode":
                 await self.session.set_mode(value)
-            elif key == "model":
+            elif kind == "model":
                 await self.session.set_model(value)
             else:
-                await self.session.set_config(key, value)
+                await self.session.set_config(option_id, value)
         except Exception as exc:  # the agent refused or went away: show why, keep what it has
             log.debug("toolbar change refused: %r", exc)
             self.status.value = visible_controls(f"Not changed: {exc}")[:300]

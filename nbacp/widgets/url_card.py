@@ -222,8 +222,13 @@ class UrlConsentCard(Card[UrlResponse]):
         return self._stage != "waiting"
 
     def _close_wait(self, status: str) -> None:
-        self.summary = f"{self.summary} · {status}"
+        self.summary = visible_controls(f"{self.summary} · {status}")
         self._show(status=status, link_enabled=False, actions=[])
 
     def _cancel_response(self) -> UrlResponse:
         return CancelElicitationResponse(action="cancel")
+
+    def _answer_value(self, response: Any) -> tuple[str, Any]:
+        """Consent is an accept whose value is the URL consented to."""
+        action, _ = super()._answer_value(response)
+        return action, self.url if action == "accept" else None

@@ -283,8 +283,9 @@ HOSTILE = textwrap.dedent(f"""
     call = ToolCallUpdate(tool_call_id="t1", title=X, raw_input={{"x": X}}, content=[text])
     turn = Transcript(prompt=X)
     more = " **bold** [x](javascript:window.__xss=2) <script>window.__xss=3</script>"
-    turn.add(acp.update_agent_message_text(X + more))
-    turn.add(acp.update_agent_thought_text(X))
+    block = lambda t: TextContentBlock(type="text", text=t)  # noqa: E731  (no acp.helpers on SDK 1.x)
+    turn.add(acp.schema.AgentMessageChunk(session_update="agent_message_chunk", content=block(X + more)))
+    turn.add(acp.schema.AgentThoughtChunk(session_update="agent_thought_chunk", content=block(X)))
     turn.finish("end_turn")
     answers = [("question", X, X), ("permission", X, X)]
     display(Record(record_markdown(X, X, answers, "end_turn"), record_text(X, X, answers, "end_turn")))
@@ -345,3 +346,38 @@ def test_edits_reach_the_kernel_while_a_cell_awaits(lab: JupyterServer, page: Pa
     page.keyboard.press("Shift+Enter")
     expect(output_area(page, 3)).to_have_text("runs 2\n")
     expect(status).to_contain_text("Idle")
+
+
+BIDI = "\u202ePERMallow"
+BIDI_TURN = textwrap.dedent(f"""
+    import sys
+    sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})
+    import nbacp
+    from support.scripted_agent import ScriptedAgent
+    options = [{{"optionId": "ok", "name": {BIDI!r}, "kind": "allow_once"}}]
+    call = {{"toolCallId": "c1", "title": "bidi"}}
+    agent = ScriptedAgent({{"prompt": [["request", "session/request_permission",
+                                       {{"sessionId": "scripted", "toolCall": call, "options": options}}]]}})
+    conn = await nbacp.connect(agent)
+    session = await conn.new_session('.')
+    turn = session.start("go")
+""")
+BIDI_FINISH = "result = await turn\nprint('DONE', agent.replies)"
+
+
+def test_answered_permission_card_shows_bidi_marks_not_obeyed(lab: JupyterServer, page: Page, tmp_path: Path) -> None:
+    """The summary and the record after a click are as safe as the button: U+202E shown, never obeyed."""
+    open_notebook(page, lab, lab.write_notebook("bidi.ipynb", [BIDI_TURN, BIDI_FINISH]))
+    run_cell(page, 0, timeout_ms=60_000)
+    out = output_area(page, 0)
+    button = out.locator(".nbacp-permission-card").get_by_role("button")
+    expect(button).to_have_text("<U+202E>PERMallow", timeout=CARD_TIMEOUT)
+    button.click()
+    run_cell(page, 1, timeout_ms=60_000)
+    expect(output_area(page, 1)).to_contain_text("'optionId': 'ok'", timeout=CARD_TIMEOUT)
+    record = out.locator(".nbacp-record")
+    expect(record).to_have_count(1, timeout=CARD_TIMEOUT)
+    for text in (out.inner_text(), page.locator(".jp-Notebook").inner_text()):
+        assert "\u202e" not in text, "a raw bidi override reached the page"
+    expect(record).to_contain_text("Chose: <U+202E>PERMallow (allow_once)")
+    screenshot(page, tmp_path, "bidi")

@@ -7,13 +7,14 @@ the turn and in later cells) and the static record of each turn, not the widgets
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import textwrap
 from pathlib import Path
 
-from browser_support import JupyterServer, open_notebook, output_area, run_all_cells, screenshot
+from browser_support import JupyterServer, cell, open_notebook, output_area, run_all_cells, screenshot
 from playwright.sync_api import Locator, Page, expect
 
 TURN_TIMEOUT = 60_000
@@ -23,6 +24,8 @@ DOCS_SHOT_MAX_BYTES = 300_000
 LOGIN_URL = re.compile(r"^http://127\.0\.0\.1:\d+/nbacp-demo/login/[\w-]{16,}$")
 # Code cells of notebooks/quickstart.ipynb, counted among all its cells.
 FULL_CELL, QUICK_CELL, LOGIN_CELL = 7, 15, 18
+CONNECT_CELL, CLOSE_CELL, EXPLORE_CONNECT_CELL, EXPLORE_CELL, LAST_CELL = 5, 20, 22, 24, 27
+REOPENED_SHOT = Path(__file__).parents[2] / "docs" / "reopened.png"
 
 
 
@@ -137,13 +140,29 @@ def drive_quickstart(page: Page, server: JupyterServer, tmp_path: Path) -> None:
     expect(output_area(page, 20)).to_contain_text("closed=True", timeout=TURN_TIMEOUT)
 
 
+def answer_explore(page: Page) -> None:
+    """The closing section: which DataFrame (sales), then allow the one line of pandas once."""
+    out = output_area(page, EXPLORE_CELL)
+    which = card(out, ".nbacp-form", "Which DataFrame")
+    which.get_by_role("radio", name="sales").click()
+    which.get_by_role("button", name="Accept").click()
+    run = card(out, ".nbacp-permission-card", "run_python")
+    run.get_by_role("button", name="Allow once", exact=True).click()
+    expect_record(out, "You picked sales", "Answer: sales", "Decision: Chose: Allow once (allow_once)")
+    # the kernel tool the agent called is in the record, with what it did
+    expect(out.locator(".nbacp-record-tool")).not_to_have_count(0)
+
+
 def test_quickstart_answered_in_jupyterlab(lab: JupyterServer, page: Page, tmp_path: Path) -> None:
     page.set_viewport_size({"width": 1100, "height": 1200})
     drive_quickstart(page, lab, tmp_path)
-    # Saved and reopened: every turn reads as its record, no widget is left to be "not found".
-    # The closing sections are still running (their cards wait for a person) when cell 20 is
-    # done, so an output can land after a save and make the notebook dirty again: save again
-    # then, as a person would, until a save sticks.
+    answer_explore(page)
+    expect(cell(page, LAST_CELL).locator(".jp-InputArea-prompt")).to_contain_text("[", timeout=TURN_TIMEOUT)
+    expect(cell(page, LAST_CELL).locator(".jp-InputArea-prompt")).not_to_contain_text("*", timeout=TURN_TIMEOUT)
+    # Run to the end, every connection closed: nothing interactive is left in any output.
+    expect(page.locator(".jp-Notebook .nbacp-transcript, .jp-Notebook .nbacp-toolbar")).to_have_count(0)
+    # Saved (JupyterLab saves no widget state by default) and reopened with a fresh kernel:
+    # every turn reads as its record, and no output is a widget left to be "not found".
     for attempt in range(6):
         page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
         try:
@@ -152,14 +171,30 @@ def test_quickstart_answered_in_jupyterlab(lab: JupyterServer, page: Page, tmp_p
         except AssertionError:
             if attempt == 5:
                 raise
-    page.reload()  # the page reads the saved file again
+    saved = json.loads((lab.root / "notebooks" / "quickstart.ipynb").read_text())
+    widget_outputs = [o for c in saved["cells"] for o in c.get("outputs", [])
+                      if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert widget_outputs == [], widget_outputs
+    assert "widgets" not in saved["metadata"]  # no widget state saved
+    lab.shutdown_kernels()  # the kernel that held the widget models is gone
+    page.reload()  # the page reads the saved file again, with a fresh kernel
     page.wait_for_function(
         "() => document.querySelectorAll('.jp-Notebook .jp-Cell').length > 20", timeout=TURN_TIMEOUT, polling=200
     )
-    for index in (FULL_CELL, QUICK_CELL, LOGIN_CELL):
+    for index in (FULL_CELL, QUICK_CELL, LOGIN_CELL, EXPLORE_CELL):
         expect(output_area(page, index).locator(".nbacp-record")).to_have_count(1, timeout=TURN_TIMEOUT)
+        expect(output_area(page, index).locator(".nbacp-record-you")).to_contain_text("You")
     expect(output_area(page, FULL_CELL)).to_contain_text("workers = 8")
+    expect(output_area(page, FULL_CELL)).to_contain_text("Question: Datasets")
+    expect(output_area(page, EXPLORE_CELL)).to_contain_text("Session: explore sales")
+    page.wait_for_timeout(2_000)  # room for a widget renderer to fail, if any output still were a widget
+    expect(page.get_by_text("Error displaying widget")).to_have_count(0)
     expect(page.get_by_text("model not found")).to_have_count(0)
+    shot = tmp_path / "reopened.png"
+    page.locator(".jp-Notebook .jp-Cell").nth(EXPLORE_CELL).evaluate("cell => cell.scrollIntoView({block: 'start'})")
+    page.screenshot(path=str(shot))
+    if os.environ.get("NBACP_UPDATE_DOCS_SHOT") == "1" and shot.stat().st_size < DOCS_SHOT_MAX_BYTES:
+        shutil.copyfile(shot, REOPENED_SHOT)
     # The README's picture: the answered 'full' turn from its prompt, without the file browser.
     page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
     page.locator(".jp-Notebook .jp-Cell").nth(FULL_CELL).evaluate("cell => cell.scrollIntoView({block: 'start'})")

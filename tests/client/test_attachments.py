@@ -20,7 +20,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from support.agents import acp_kit_agent
 
 import nbacp
-from nbacp.client.attachments import AttachmentError, convert, summary_line, table_text
+from nbacp.client.attachments import AttachmentError, convert, prompt_parts, summary_line, table_text
 
 pd = pytest.importorskip("pandas")
 pl = pytest.importorskip("polars")
@@ -123,9 +123,10 @@ def test_missing_capability_is_named() -> None:
 
 
 def test_summary_line() -> None:
-    parts = convert(["why", frame(3)], ALL, namer=lambda o: "df")
+    parts = prompt_parts("why", [frame(3)], ALL, namer=lambda o: "df")
     assert summary_line(parts).startswith("Attached: df (table, 3 rows x 2 columns, ")
-    assert summary_line(convert(["only text"], ALL)) == ""
+    assert summary_line(prompt_parts("only text", [], ALL)) == ""
+    assert summary_line(prompt_parts("why", ["more words"], ALL)) == "Attached: 'more words' (text, 10 B)"
 
 
 # -- end to end: a real ACP agent receives the blocks ---------------------------------------
@@ -184,3 +185,38 @@ async def test_missing_capability_sends_nothing() -> None:
         assert session.turn is None and seen == []
         await session.prompt("just text", frame(3))  # the session is still usable
     assert seen[0] == "just text" and len(seen) == 2
+
+
+# -- the prompt's text is text; files are read with a bound (hostile inputs) ---------------
+SCRIPT = {"initialize": {"protocolVersion": 1, "agentCapabilities": {"promptCapabilities": {"embeddedContext": True}}}}
+
+
+@pytest.mark.parametrize("via", ["in-process", "stdio"])
+async def test_prompt_text_that_names_a_file_stays_text(via: str, tmp_path: Path, monkeypatch: Any) -> None:
+    from support.scripted_agent import report, target
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes").write_text("SECRET FILE CONTENT")
+    async with nbacp.connect(target(SCRIPT, via, tmp_path)) as conn:
+        session = await conn.new_session(tmp_path)
+        first = await session.prompt("notes", frame(2))
+        second = await session.prompt("notes", "notes")
+    sent = [call[1]["prompt"] for call in report(second.text)["calls"] if call[0] == "session/prompt"]
+    assert sent[0][0] == {"type": "text", "text": "notes"} and sent[0][1]["type"] == "resource"
+    assert "SECRET" not in str(sent[0])
+    assert sent[1][0] == {"type": "text", "text": "notes"}  # the prompt: text
+    assert sent[1][1]["resource"]["text"] == "SECRET FILE CONTENT"  # the object after it: the file
+    assert first.record is not None and "notes (file" not in first.record
+    assert session.turn is not None and session.turn.record is not None
+    assert "Attached: notes (file, text/plain, 19 B)" in session.turn.record.text
+
+
+def test_a_file_that_reports_size_zero_is_read_with_a_bound() -> None:
+    maps = Path("/proc/self/maps")
+    if not maps.is_file() or maps.stat().st_size != 0:
+        pytest.skip("needs Linux /proc")
+    [item] = convert([maps], ALL, embed_limit=1024)
+    assert item.kind == "link" and "size not known in advance" in item.detail
+    assert item.block.type == "resource_link" and item.block.size is None
+    [small] = convert([Path("/proc/self/comm")], ALL)  # size 0 too, but small: embedded whole
+    assert small.kind == "file" and small.block.resource.text

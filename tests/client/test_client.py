@@ -31,11 +31,11 @@ async def wait_for(predicate: Any, what: str, timeout: float = 10.0) -> Any:
     return value
 
 
-def test_capabilities_advertise_only_elicitation() -> None:
-    caps = nbacp.NotebookClient.capabilities().model_dump(by_alias=True, exclude_none=True)
+def test_capabilities_advertise_elicitation_files_and_terminals() -> None:
+    caps = nbacp.NotebookClient().capabilities().model_dump(by_alias=True, exclude_none=True)
     assert caps["elicitation"] == {"form": {}, "url": {}}
-    assert caps.get("fs", {}).get("readTextFile") in (None, False)
-    assert caps.get("terminal") in (None, False)
+    assert caps["fs"] == {"readTextFile": True, "writeTextFile": True}
+    assert caps["terminal"] is True
 
 
 async def test_ask_choice_enum_value_comes_back_typed() -> None:
@@ -267,7 +267,9 @@ async def test_an_answered_card_in_a_turn_is_one_model_showing_its_summary() -> 
     assert outcomes == [ChoiceElicitationAccepted(value=Target.PRODUCTION)]
     assert card in children and card.comm is not None and card.phase == "answered"
     assert (card.spec, card.draft) == ({"kind": "form"}, {})
-    assert card.summary == result.answers[0][2] == "Accepted: Choice = Production"
+    assert card.summary == "Accepted: Choice = Production"  # the card's own line
+    (answer,) = result.answers  # the record's: the question is the card's message, not ACP Kit's "Choice"
+    assert (answer.question, str(answer)) == ("Choose one", "Accepted: Production")
 
 
 def _tree(root: Any) -> list[Any]:

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import re
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -80,7 +81,7 @@ async def test_an_agent_that_dies_at_start_says_why() -> None:
 
 
 def test_client_advertises_boolean_options_and_no_terminal_auth() -> None:
-    caps = nbacp.NotebookClient.capabilities().model_dump(by_alias=True, exclude_none=True)
+    caps = nbacp.NotebookClient().capabilities().model_dump(by_alias=True, exclude_none=True)
     assert caps["auth"] == {"terminal": False}
     assert caps["session"] == {"configOptions": {"boolean": {}}}
 
@@ -104,7 +105,7 @@ async def test_prompt_auth_required_puts_the_card_in_the_turn() -> None:
     assert result.text == "echo hello"
     assert agent.authenticated == ["chat-gpt"]
     assert [(kind, answer) for kind, _, answer in result.answers] == [
-        ("authentication", "Authenticating with: Sign in with ChatGPT")
+        ("auth", "Authenticating with: Sign in with ChatGPT")
     ]
     shown = list(walk(session.turn.transcript)) if session.turn else []
     # answered: the card is one model showing only its summary (docs/consent-cards.md)
@@ -339,7 +340,10 @@ async def test_cancel_request_closes_the_matching_card_as_cancelled(over: str) -
         # no policy: only the agent's withdrawal can close the card
         result = await asyncio.wait_for((await conn.new_session()).prompt("withdraw"), HANG_GUARD)
     assert result.text == "withdrawn: cancel"
-    assert result.answers == [("question", "Still there?", "Cancelled: the agent withdrew the request")]
+    [(kind, question, answer)] = result.answers
+    assert (kind, question) == ("question", "Still there?")
+    assert re.fullmatch(r"Withdrawn by the agent after \d+ s\.", answer), answer  # the record keeps it
+    assert "Withdrawn by the agent after" in result.record
 
 
 async def test_result_text_separates_agent_messages() -> None:
@@ -349,8 +353,8 @@ async def test_result_text_separates_agent_messages() -> None:
 
 
 def test_message_breaks_count_the_newlines_the_agent_already_sent() -> None:
-    from acp import text_block, update_agent_message
     from acp.schema import ToolCallStart
+    from support.builders import text_block, update_agent_message
 
     from nbacp.widgets.transcript import Transcript
 
@@ -425,3 +429,32 @@ async def test_stop_escalates_to_the_whole_process_group() -> None:
             break
         await asyncio.sleep(0.01)
     assert not alive(grandchild)
+
+
+# ------------------------------------------------------------------ the stable v1 surface (schema v1.23)
+
+
+@pytest.mark.parametrize("over", ["in-process", "stdio"])
+async def test_delete_logout_and_additional_directories_where_advertised(over: str, tmp_path: Any) -> None:
+    agent = FeatureAgent()
+    async with nbacp.connect(agent if over == "in-process" else command()) as conn:
+        assert conn.supports("delete") and conn.supports("logout") and conn.supports("additional_directories")
+        extra = tmp_path / "data"
+        session = await conn.new_session(additional_directories=[extra])
+        resumed = await conn.resume_session(session.id, additional_directories=[str(extra)])
+        await conn.delete_session(session.id)  # typed on SDK 1.x, raw on 0.12: the agent forgets it
+        assert session not in conn.sessions and resumed not in conn.sessions
+        await conn.logout()
+        with pytest.raises(AgentError):
+            await conn.resume_session(session.id)  # deleted for good
+    if over == "in-process":
+        assert agent.directories[:2] == [("session/new", [str(extra)]), ("session/resume", [str(extra)])]
+        assert agent.deleted == [session.id] and agent.logged_out == 1
+
+
+async def test_the_stable_surface_is_refused_where_not_advertised() -> None:
+    async with nbacp.connect(PermissionAgent()) as conn:
+        for call in (lambda: conn.delete_session("s"), conn.logout,
+                     lambda: conn.new_session(additional_directories=["/tmp"])):
+            with pytest.raises(NotSupportedByAgent, match="does not advertise"):
+                await call()

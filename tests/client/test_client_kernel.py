@@ -52,7 +52,8 @@ def test_prompt_awaited_in_a_cell_is_answered_through_widget_comms(
                if m["msg_type"] == "update_display_data" and m["content"]["data"] == {"text/plain": ""}]
     assert len(views) == 1 and blanked == views
     plain = [m["content"]["data"]["text/plain"] for m in records]
-    assert any("You: go" in p and "Answer: Accepted" in p and "Stop reason: end_turn" in p for p in plain), plain
+    assert any("You: go" in p and "Question: Which formats?\n  Answer: CSV, JSON + “Avro”" in p
+               and "Stop reason: end_turn" in p for p in plain), plain
 
 
 def test_stop_button_cancels_the_pending_card_and_releases_the_cell(kernel: KernelHarness) -> None:

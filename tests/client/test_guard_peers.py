@@ -173,3 +173,24 @@ async def test_one_malformed_frame_keeps_the_connection(tmp_path: Path, frame: s
     report, _seen, log = await _run([sys.executable, str(HOSTILE), str(script)])
     assert report["followup"]["result"]["outcome"] == {"outcome": "selected", "optionId": "no"}
     assert any("Dropped" in line for line in log), log
+
+
+async def test_a_line_over_the_limit_is_refused_without_holding_it(tmp_path: Path) -> None:
+    """64 MiB in one line (16 MiB limit): the request is answered, and the kernel never holds the line."""
+    import tracemalloc
+
+    size = 64 * 1024 * 1024
+    huge = _req(150, "session/request_permission", _permission(toolCall={"toolCallId": "t1", "title": "x" * size}))
+    script = tmp_path / "attacks.json"
+    script.write_text(json.dumps([[150, huge], [None, "y" * (size // 4)]]))
+    tracemalloc.start()
+    try:
+        report, seen, log = await _run([sys.executable, str(HOSTILE), str(script)])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    error = report["replies"]["150"]["error"]
+    assert error["code"] == -32602 and "over the line limit" in error["data"]["details"], error
+    assert report["followup"]["result"]["outcome"] == {"outcome": "selected", "optionId": "no"}
+    assert peak < size, f"peak {peak:,} bytes while reading a {size:,}-byte line"
+    assert any("over the line limit" in line for line in log), log

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from acp import PromptResponse, text_block, update_agent_message
+from acp import PromptResponse
 from acp.schema import ElicitationFormSessionMode, ElicitationSchema
 from support.agents import _RawAgent
+from support.builders import text_block, update_agent_message
 from support.loopback import loopback_server
 
 import nbacp

@@ -101,3 +101,50 @@ async def test_http_only_agent_still_gets_the_http_server() -> None:
         servers = json.loads((await session.prompt("servers")).text)["servers"]
         assert session.tools is not None and session.tools.url.startswith("http://127.0.0.1:")
     assert [s["type"] for s in servers] == ["http"] and servers[0]["url"] == session.tools.url
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+async def test_mcp_connect_is_capped(transport: str) -> None:
+    from nbacp.client.tools import acp_transport
+
+    MAX_LINKS = getattr(acp_transport, "MAX_LINKS", 16)
+    async with nbacp.connect(agent_for(transport)) as conn:
+        session = await conn.new_session(tools=nbacp.kernel_tools(namespace={}))
+        report = json.loads((await session.prompt(f"flood {MAX_LINKS + 20}")).text)
+    assert report["accepted"] == MAX_LINKS
+    assert report["refusal"]["code"] == -32602 and "mcp/disconnect" in report["refusal"]["data"]["details"]
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+async def test_mcp_disconnect_closes_the_open_run_python_card_as_cancelled(transport: str) -> None:
+    import asyncio
+
+    from nbacp.widgets import PermissionCard
+
+    ns: dict[str, Any] = {}
+    cards: list[Any] = []
+    seen_after_disconnect: list[tuple[bool, str]] = []
+
+    def run_card() -> Any:
+        return next(c for c in cards if c.tool_call.title.startswith("run_python"))
+
+    async def policy(card: Any) -> None:
+        cards.append(card)
+        if card.tool_call.tool_call_id == "sync":  # answer the agent's own request once run_python asks
+            while not any(c.tool_call.title.startswith("run_python") and not c.done for c in cards):
+                await asyncio.sleep(0.01)
+            card.choose("go")
+        elif card.tool_call.tool_call_id == "check":  # sent after mcp/disconnect was answered, turn still on
+            seen_after_disconnect.append((run_card().done, run_card().summary))
+            card.choose("go")
+
+    async with nbacp.connect(agent_for(transport), answers=policy) as conn:
+        session = await conn.new_session(tools=nbacp.kernel_tools(namespace=ns))
+        report = json.loads((await session.prompt("disconnect-during-run")).text)
+        assert isinstance(run_card(), PermissionCard)
+        assert run_card().choose("allow_once") is False  # nothing left to press
+    [(done, summary)] = seen_after_disconnect
+    assert done and summary.startswith("Cancelled"), summary
+    assert report["disconnect"] == {"result": {}}
+    assert "error" in report["run"] or report["run"]["result"].get("isError")
+    assert ns == {}

@@ -79,7 +79,19 @@ async def test_full_scenario_reports_typed_values() -> None:
     assert "workers = 8" in result.text and "launch: approved" in result.text
     kinds = [type(card).__name__ for card in recorder.cards]
     assert kinds == ["FormCard", "FormCard", "FormCard", "PermissionCard"]
-    assert [a[0] for a in result.answers] == ["question", "question", "question", "permission"]
+    # one answer per question, each by its own title (the two-question form gives two)
+    env, datasets, schedule, workers, launch = result.answers
+    assert [a.kind for a in result.answers] == ["question", "question", "question", "question", "permission"]
+    assert env.question == "Which environment should the pipeline run in?"
+    assert (env.action, env.value) == ("accept", "choice_2")
+    assert str(env) == "Accepted: Production"
+    assert (datasets.question, datasets.custom) == ("Datasets", "clickstream")
+    assert datasets.value == ["datasets_0", "datasets_2"]
+    assert (schedule.question, schedule.value, schedule.custom) == ("Schedule", "after the backup", "after the backup")
+    assert (workers.value, launch.value, launch.action) == (8, "allow_once", "accept")
+    kind, question, line = datasets  # unpacking as before
+    assert (kind, question, line) == ("question", "Datasets", "Accepted: Orders, Events + “clickstream”")
+    assert "Choice" not in result.record
     assert "**Permission:** launch\\_pipeline\\_run" in result.record
 
 

@@ -47,6 +47,7 @@ def test_interrupt_runs_callback_and_ends_the_cell(
     err = kernel.error(cell)
     assert err is not None
     assert (err["ename"], err["evalue"]) == ("KeyboardInterrupt", INTERRUPTED_MESSAGE)
+    assert err["traceback"] == [f"KeyboardInterrupt: {INTERRUPTED_MESSAGE}"]  # one line, no frames
     assert kernel.reply(cell)["content"]["status"] == "error"
     assert kernel.run("print(calls, fut.cancelled(), restored)") == "['cancelled cards'] True True\n"
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from support import kernel_matrix
 from support.kernel_support import FORMATS_SETUP as SETUP
 from support.kernel_support import KernelHarness, accept, question_card, start_kernel
-
-from nbacp.kernel import INTERRUPTED_MESSAGE
 
 pytestmark = pytest.mark.kernel
 
@@ -120,7 +119,9 @@ def test_stop_button_releases_the_cell_and_tells_the_agent(matrix_kernel: Kernel
     kernel.interrupt()
     kernel.wait_idle(cell, timeout=15)
     error = kernel.error(cell)
-    assert error is not None and (error["ename"], error["evalue"]) == ("KeyboardInterrupt", INTERRUPTED_MESSAGE)
+    said = "Stopped from the notebook: 1 open question cancelled, the agent was told to stop the turn (session/cancel)."
+    assert error is not None and (error["ename"], error["evalue"]) == ("KeyboardInterrupt", said)
+    assert error["traceback"] == [f"KeyboardInterrupt: {said}"]  # one line, none of nbacp's frames
     out = kernel.run("import asyncio\nawait asyncio.wait_for(agent.cancelled.wait(), 5)\n"
                      "await asyncio.sleep(0.2)\nprint(agent.replies, conn.client.open_cards())")
     assert out == "[CancelElicitationResponse(field_meta=None, action='cancel')] []\n"
@@ -169,7 +170,9 @@ def test_stop_button_during_await_card_cancels_it(matrix_kernel: KernelHarness) 
     kernel.interrupt()
     kernel.wait_idle(cell, timeout=15)
     error = kernel.error(cell)
-    assert error is not None and (error["ename"], error["evalue"]) == ("KeyboardInterrupt", INTERRUPTED_MESSAGE)
+    said = "Stopped from the notebook: the question was answered as cancelled."
+    assert error is not None and (error["ename"], error["evalue"]) == ("KeyboardInterrupt", said)
+    assert error["traceback"] == [f"KeyboardInterrupt: {said}"]
     assert kernel.run("print(view.response, view.done)") == "field_meta=None action='cancel' True\n"
 
 
@@ -228,3 +231,33 @@ def test_card_carries_its_code_where_the_front_end_cannot_share_it(oldest_newest
     version, stub, whole, css = out.split()
     shares = tuple(int(part) for part in version.split(".")[:2]) >= (0, 11)
     assert (stub, whole, css) == (str(shares), str(not shares), str(not shares)), out
+
+
+NESTED = [env for env in kernel_matrix.MATRIX if env.nest_asyncio]
+
+
+@pytest.fixture(params=[env.id for env in NESTED])
+def nested_kernel(
+    request: pytest.FixtureRequest, tmp_path: Path, kernel_envs: dict[str, Path]
+) -> Iterator[KernelHarness]:
+    """A kernel where another library already applied the nest_asyncio its ipykernel ships
+    (6.29.5: nest_asyncio, 7.4.0: nest_asyncio2), before nbacp is imported (docs/kernels.md, 'nest_asyncio')."""
+    module = next(env.nest_asyncio for env in NESTED if env.id == request.param)
+    with start_kernel(tmp_path, python=kernel_envs[request.param]) as harness:
+        applied = harness.run(f"import asyncio, {module}\n{module}.apply()\n"
+                              "print(getattr(asyncio.get_running_loop(), '_nest_patched', False))")
+        assert applied == "True\n", applied
+        yield harness
+
+
+def test_nest_asyncio_applied_awaited_prompt_gets_every_edit(nested_kernel: KernelHarness) -> None:
+    test_awaited_prompt_is_answered_with_every_edit(nested_kernel)
+
+
+def test_nest_asyncio_applied_run_all_gets_every_pick(nested_kernel: KernelHarness) -> None:
+    test_run_all_start_then_await_turn_gets_every_pick(nested_kernel)
+
+
+@pytest.mark.parametrize("wait", ["await session.prompt('hold')", "await turn"])
+def test_nest_asyncio_applied_stop_button_releases_the_cell(nested_kernel: KernelHarness, wait: str) -> None:
+    test_stop_button_releases_the_cell_and_tells_the_agent(nested_kernel, wait)

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from acp import text_block
 from acp.schema import ClientCapabilities
 from support.agents import FORM_CAPABILITIES, NO_ELICITATION, Outcome, QuestionsAgent, ReplyingClient, in_memory_pair
+from support.builders import text_block
 
 from nbacp.questions import (
     AgentConnectionSession,

@@ -45,7 +45,9 @@ async def run_gemini(agents_bin: Path, home: Path, call: Call, answers: Any, *, 
     recorder = Recorder(answers)
     with GeminiFake(call_then_echo(call)) as fake:
         env = gemini_env(home, fake)
-        async with nbacp.connect(command(agents_bin), cwd=str(home), env=env, answers=recorder) as conn:
+        # fs="write": with fs.readTextFile advertised gemini-cli 0.61.0 cannot create a new file
+        # (docs/files-and-terminals.md, 'What each agent does'; tests/real_agents/test_client_methods.py)
+        async with nbacp.connect(command(agents_bin), cwd=str(home), env=env, answers=recorder, fs="write") as conn:
             session = await conn.new_session(home)
             assert session.mode == "default"
             if mode is not None:

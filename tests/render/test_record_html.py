@@ -76,8 +76,8 @@ def test_session_facts_go_to_the_header_not_the_turn() -> None:
     t.add(schema.SessionInfoUpdate(session_update="session_info_update", title="<b>Work</b>",
                                    updated_at="2026-01-01T00:00:00Z"))
     t.flush()
-    assert header.facts == {"Session": "<b>Work</b>", "Mode": "plan", "Commands": "/tools"}
-    assert repr(header) == "[session] Session: <b>Work</b> · Mode: plan · Commands: /tools"
+    assert header.facts == {"Session": "<b>Work</b>", "Mode": "plan", "Commands": "/tools (send /name as a prompt)"}
+    assert repr(header) == "[session] Session: <b>Work</b> · Mode: plan · Commands: /tools (send /name as a prompt)"
     assert "&lt;b&gt;Work&lt;/b&gt;" in header_html(header.facts)
     shown = [getattr(w, "value", "") for w in t.children]
     assert not any("Commands" in v or "Mode" in v or "Session" in v for v in shown)

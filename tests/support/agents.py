@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
-from acp import PROTOCOL_VERSION, connect_to_agent, text_block, update_agent_message
+from acp import PROTOCOL_VERSION, connect_to_agent
 from acp._transport import memory_transport_pair
 from acp.agent.connection import AgentSideConnection
 from acp.client.connection import ClientSideConnection
@@ -32,10 +32,14 @@ from acp.schema import (
     PromptResponse,
     RequestPermissionResponse,
 )
-from pydantic_acp import AcpSessionContext, create_acp_agent
-from pydantic_ai import Agent, RunContext
-from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
-from pydantic_ai.models.function import AgentInfo, FunctionModel
+from support.sdk_line import HAS_ACP_KIT, require_acp_kit
+
+if HAS_ACP_KIT:  # not on SDK 1.x (support/sdk_line.py): the ACP Kit helpers below skip there
+    from pydantic_acp import AcpSessionContext, create_acp_agent
+    from pydantic_ai import Agent, RunContext
+    from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+from support.builders import text_block, update_agent_message
 
 from nbacp.questions import (
     AgentConnectionSession,
@@ -269,6 +273,7 @@ def pydantic_question_agent(
 
     The tool appends the typed outcome to ``outcomes`` and the model's final text is describe(outcome).
     """
+    require_acp_kit()
     sink = outcomes if outcomes is not None else []
 
     def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
@@ -299,6 +304,7 @@ def pydantic_question_agent(
 
 def acp_kit_agent(agent: Agent[AcpSessionContext, str]) -> Any:
     """Serve a pydantic-ai agent through ACP Kit, with the ACP session itself as its deps."""
+    require_acp_kit()
 
     class _Source:
         async def get_agent(self, session: AcpSessionContext) -> Agent[AcpSessionContext, str]:

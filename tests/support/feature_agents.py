@@ -19,16 +19,18 @@ import asyncio
 import os
 import sys
 import uuid
+from pathlib import Path
 from typing import Any
 
-from acp import PROTOCOL_VERSION, RequestError, text_block, update_agent_message, update_user_message
+if __name__ == "__main__":  # run as a file: find the support package (its builders)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from acp import PROTOCOL_VERSION, RequestError
 from acp.schema import (
     AgentCapabilities,
     ClientCapabilities,
     ConfigOptionUpdate,
     CurrentModeUpdate,
-    ElicitationFormSessionMode,
-    ElicitationSchema,
     InitializeResponse,
     ListSessionsResponse,
     PromptResponse,
@@ -47,6 +49,7 @@ from acp.schema import (
     SetSessionConfigOptionResponse,
     ToolCallStart,
 )
+from support.builders import text_block, update_agent_message, update_user_message
 
 MODES = [
     SessionMode(id="default", name="Default", description="Ask before acting"),
@@ -108,6 +111,10 @@ class FeatureAgent:
         self.sessions: dict[str, _State] = {}
         self.calls: list[tuple[str, Any]] = []
         self.withdrawn: list[Any] = []
+        self.secret_replies: list[Any] = []  # what the client sent for the codex-style secret question
+        self.directories: list[tuple[str, Any]] = []  # (method, additionalDirectories) as received
+        self.deleted: list[str] = []
+        self.logged_out = 0
         self._cancelled = asyncio.Event()
 
     def on_connect(self, conn: Any) -> None:
@@ -118,7 +125,28 @@ class FeatureAgent:
         async def handle(method: str, params: Any, is_notification: bool) -> Any:
             if method == "session/set_model" and not is_notification:
                 return await self.set_model(params["sessionId"], params["modelId"])
-            return await handler(method, params, is_notification)
+            if method in ("session/new", "session/load", "session/resume") and isinstance(params, dict):
+                self.directories.append((method, params.get("additionalDirectories")))
+            if method == "session/delete" and not is_notification:  # stable in v1.23; SDK 0.12 agents lack it
+                self._known(params["sessionId"])
+                del self.sessions[params["sessionId"]]
+                self.deleted.append(params["sessionId"])
+                return {}
+            if method == "logout" and not is_notification:
+                self.logged_out += 1
+                self.authenticated.clear()
+                return {}
+            result = await handler(method, params, is_notification)
+            if method == "initialize" and not is_notification:
+                # as codex sends them: SDK 1.0's model reads a method without "type" as a terminal
+                # sign-in and drops env-var "vars" (docs/protocol.md, 'Two SDK lines')
+                data = result.model_dump(by_alias=True, exclude_none=True) if hasattr(result, "model_dump") else result
+                caps = data["agentCapabilities"]  # and the v1.23 stable surface, the same on both SDK lines
+                caps["sessionCapabilities"] = {**caps.get("sessionCapabilities", {}), "delete": {},
+                                               "additionalDirectories": {}}
+                caps["auth"] = {"logout": {}}
+                return {**data, "authMethods": auth_methods()}
+            return result
 
         raw._handler = handle
 
@@ -313,6 +341,13 @@ class FeatureAgent:
             return None
         if word == "withdraw":
             return await self._withdraw(session_id)
+        if word == "secret":
+            return await self._ask_secret(session_id)
+        if word == "format":  # a string format outside the spec's four: an annotation, never a refusal
+            params = {"sessionId": session_id, "mode": "form", "message": "Colour?", "requestedSchema": {
+                "type": "object", "properties": {"colour": {"type": "string", "format": "x-colour"}}}}
+            reply = await self.conn._conn.send_request("elicitation/create", params)
+            return f"format: {reply['action']} {reply.get('content')}"
         if word == "switch":
             state.mode, state.effort = "plan", "high"
             await self.conn.session_update(session_id=session_id, update=CurrentModeUpdate(
@@ -331,19 +366,34 @@ class FeatureAgent:
         return f"echo {word} {arg}".strip()
 
     async def _withdraw(self, session_id: str) -> str:
-        """Ask a question, then withdraw it with ``$/cancel_request`` (codex after autoResolutionMs)."""
+        """Ask a question with codex's deadline, then withdraw it with ``$/cancel_request`` as codex does
+        once ``autoResolutionMs`` passed (here at once: the deadline says 30 s, the withdrawal is the test's)."""
         raw = self.conn._conn
         request_id = raw._next_request_id  # the id the next outgoing request gets
-        schema = ElicitationSchema.model_validate(
-            {"type": "object", "properties": {"ok": {"type": "boolean"}}}
-        )
-        mode = ElicitationFormSessionMode(session_id=session_id, requested_schema=schema)
-        ask = asyncio.ensure_future(self.conn.create_elicitation(message="Still there?", mode=mode))
+        params = {"sessionId": session_id, "mode": "form", "message": "Still there?",
+                  "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}},
+                  "_meta": {"codex": {"autoResolutionMs": 30000}}}
+        ask = asyncio.ensure_future(raw.send_request("elicitation/create", params))
         await asyncio.sleep(0.2)
         await raw.send_notification("$/cancel_request", {"requestId": request_id})
         reply = await asyncio.wait_for(ask, 10)
         self.withdrawn.append(reply)
-        return f"withdrawn: {reply.action}"
+        return f"withdrawn: {reply['action']}"
+
+    async def _ask_secret(self, session_id: str) -> str:
+        """codex-acp 2.6.0's request_user_input with a secret question (``_meta.codex.isSecret``), raw."""
+        params = {"sessionId": session_id, "toolCallId": "call-1", "mode": "form",
+                  "message": "Codex needs your input to continue.",
+                  "requestedSchema": {"type": "object", "required": ["token"], "properties": {
+                      "token": {"type": "string", "title": "Deploy token", "description": "Token",
+                                "_meta": {"codex": {"isOther": False, "isSecret": True}}},
+                      "region": {"type": "string", "title": "Region",
+                                 "_meta": {"codex": {"isOther": False, "isSecret": False}}}}},
+                  "_meta": {"codex": {"autoResolutionMs": None}}}
+        reply = await self.conn._conn.send_request("elicitation/create", params)
+        self.secret_replies.append(reply)
+        token = (reply.get("content") or {}).get("token")
+        return f"secret: {reply['action']}, {len(token) if isinstance(token, str) else 0} characters"
 
 
 def main() -> None:

@@ -5,7 +5,7 @@ Attacks are ``[id or None, raw line]`` pairs (the id says which reply to wait fo
 ``"early"`` frames are written at start, before the client's initialize). The same
 peer runs over stdio (``python tests/support/hostile.py ATTACKS.json``: a real subprocess)
 and over a real websocket (``serve_websocket``: a websockets server on 127.0.0.1 that the
-client reaches through acpremote's client).
+client reaches through nbacp's websocket transport).
 
 On ``session/prompt`` it sends every attack (raw text lines), waits (bounded) for a reply to
 each one that has an id, then sends a valid follow-up ``session/request_permission`` on the

@@ -4,7 +4,9 @@ Each environment pins one kernel stack (Colab's ipykernel 6.17.1 + IPython 7.34 
 7.7.1 + jupyter_client 7.4.9, then 6.29.5, 7.0.1, 7.3.0, 7.4.0) and installs nbacp's runtime
 dependencies plus what the kernel-side test peers import (pydantic-acp) in the same pip run,
 so pip must keep the pinned kernel: if a dependency of nbacp needed a newer ipykernel, IPython
-or tornado, the build fails here instead of silently testing something else. nbacp itself is
+or tornado, the build fails here instead of silently testing something else. 6.29.5 and 7.4.0
+also get the nest_asyncio each depends on (nest-asyncio, nest-asyncio2), named in the same pip
+run and checked to import, for the tests of a kernel where another library applied it. nbacp itself is
 put on the path with a ``.pth`` file (what an editable install does), so the JS is not rebuilt
 five times.
 
@@ -52,6 +54,9 @@ class KernelEnv:
     id: str
     pins: tuple[str, ...]
     python_version: str | None = None
+    # The nest_asyncio module this kernel ships (its own dependency): named in the pip run so it
+    # is there, but left out of the stamp, since it changes nothing pip resolves.
+    nest_asyncio: str | None = None
 
     @property
     def base_python(self) -> str:
@@ -72,10 +77,10 @@ MATRIX: tuple[KernelEnv, ...] = (
     # upgrading ipykernel or tornado can crash its runtime).
     KernelEnv("ipykernel-6.17", ("ipykernel==6.17.1", "ipython==7.34.0", "ipywidgets==7.7.1",
                                  "jupyter_client==7.4.9", "tornado==6.4.2", "anywidget==0.9.21"), "3.12"),
-    KernelEnv("ipykernel-6.29", ("ipykernel==6.29.5",)),
+    KernelEnv("ipykernel-6.29", ("ipykernel==6.29.5",), nest_asyncio="nest_asyncio"),
     KernelEnv("ipykernel-7.0", ("ipykernel==7.0.1",)),
     KernelEnv("ipykernel-7.3", ("ipykernel==7.3.0",)),
-    KernelEnv("ipykernel-7.4", ("ipykernel==7.4.0",)),
+    KernelEnv("ipykernel-7.4", ("ipykernel==7.4.0",), nest_asyncio="nest_asyncio2"),
 )
 
 
@@ -121,7 +126,8 @@ def _build_locked(env: KernelEnv) -> float:
     env.path.parent.mkdir(parents=True, exist_ok=True)
     subprocess.run([env.base_python, "-m", "venv", str(env.path)], check=True, capture_output=True,
                    timeout=BUILD_TIMEOUT)
-    cmd = [str(env.python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *requirements(env)]
+    nest = [env.nest_asyncio] if env.nest_asyncio else []
+    cmd = [str(env.python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *requirements(env), *nest]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=BUILD_TIMEOUT,
                           env={**os.environ, "PIP_NO_INPUT": "1"})
     if done.returncode != 0:
@@ -129,7 +135,8 @@ def _build_locked(env: KernelEnv) -> float:
     site = subprocess.run([str(env.python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                           check=True, capture_output=True, text=True).stdout.strip()
     (Path(site) / "nbacp-dev.pth").write_text(str(ROOT) + "\n")
-    check = subprocess.run([str(env.python), "-c", "import nbacp, ipykernel; print(ipykernel.__version__)"],
+    check = subprocess.run([str(env.python), "-c", f"import {', '.join(['nbacp', 'ipykernel', *nest])}; "
+                            "print(ipykernel.__version__)"],
                            capture_output=True, text=True, timeout=120)
     wanted = next(p.split("==")[1] for p in env.pins if p.startswith("ipykernel=="))
     if check.returncode != 0 or check.stdout.strip() != wanted:

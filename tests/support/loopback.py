@@ -15,7 +15,10 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from acpremote import serve_acp
+from support.sdk_line import HAS_ACPREMOTE, require_acpremote
+
+if HAS_ACPREMOTE:  # not on SDK 1.x (support/sdk_line.py): loopback_server skips there
+    from acpremote import serve_acp
 
 SETTLE_TIMEOUT = 5.0
 
@@ -29,6 +32,7 @@ class Loopback:
 
 @asynccontextmanager
 async def loopback_server(agent: Any) -> AsyncIterator[Loopback]:
+    require_acpremote()
     token = secrets.token_urlsafe(16)
     before = asyncio.all_tasks()
     server = await serve_acp(agent, host="127.0.0.1", port=0, bearer_token=token)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from acp import PromptResponse, start_tool_call, text_block, update_agent_message
+from acp import PromptResponse
 from support.agents import _RawAgent
+from support.builders import start_tool_call, text_block, update_agent_message
 
 MATHY = r"The price is $5 and $6. Your $HOME is set. \color{red}{alarm} and $$x^2$$ and \(y\)."
 LONG_WORD = "w" * 3000

@@ -13,11 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import uuid
+from pathlib import Path
 from typing import Any
 
-from acp import PROTOCOL_VERSION, RequestError, text_block, update_agent_message
+if __name__ == "__main__":  # run as a file: find the support package (its builders)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from acp import PROTOCOL_VERSION, RequestError
 from acp.schema import AgentCapabilities, InitializeResponse, McpCapabilities, NewSessionResponse, PromptResponse
+from support.builders import text_block, update_agent_message
 
 
 class McpAcpAgent:
@@ -42,6 +48,10 @@ class McpAcpAgent:
         text = " ".join(getattr(block, "text", "") for block in prompt).strip()
         if text.startswith("servers"):
             report: dict[str, Any] = {"servers": self.servers[session_id]}
+        elif text.startswith("flood"):
+            report = await self._flood(session_id, int(text.split()[1]))
+        elif text.startswith("disconnect-during-run"):
+            report = await self._disconnect_during_run(session_id)
         elif text.startswith("unknown"):
             report = await self._call("mcp/connect", {"serverId": "nobody-offered-this"})
         else:
@@ -77,6 +87,39 @@ class McpAcpAgent:
         report["disconnect"] = await self._call("mcp/disconnect", {"connectionId": cid})
         report["after"] = await mcp("tools/list", {})
         return report
+
+    async def _flood(self, session_id: str, count: int) -> dict[str, Any]:
+        """``count`` mcp/connect calls, none disconnected: how many were accepted, and the first refusal."""
+        server_id = [s for s in self.servers[session_id] if s.get("type") == "acp"][0]["serverId"]
+        accepted, refusal = 0, None
+        for _ in range(count):
+            reply = await self._call("mcp/connect", {"serverId": server_id})
+            if "result" in reply:
+                accepted += 1
+            elif refusal is None:
+                refusal = reply["error"]
+        return {"accepted": accepted, "refusal": refusal}
+
+    async def _disconnect_during_run(self, session_id: str) -> dict[str, Any]:
+        """run_python, then (once the client answered a permission request of ours, which its test
+        policy does only while the run_python card is open) mcp/disconnect; what the run got."""
+        server_id = [s for s in self.servers[session_id] if s.get("type") == "acp"][0]["serverId"]
+        cid = (await self._call("mcp/connect", {"serverId": server_id}))["result"]["connectionId"]
+
+        async def mcp(method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+            return await self._call("mcp/message", {"connectionId": cid, "method": method, "params": params})
+
+        info = {"name": "mcp-acp-agent", "version": "1"}
+        await mcp("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": info})
+        run = asyncio.ensure_future(mcp("tools/call", {"name": "run_python", "arguments": {"code": "hit = 1"}}))
+        options = [{"optionId": "go", "name": "Go", "kind": "allow_once"}]
+        await self._call("session/request_permission", {
+            "sessionId": session_id, "toolCall": {"toolCallId": "sync", "title": "sync"}, "options": options})
+        disconnect = await self._call("mcp/disconnect", {"connectionId": cid})
+        result = await run
+        await self._call("session/request_permission", {  # the test's policy looks at the cards now
+            "sessionId": session_id, "toolCall": {"toolCallId": "check", "title": "check"}, "options": options})
+        return {"disconnect": disconnect, "run": result}
 
     async def cancel(self, session_id: str, **kwargs: Any) -> None:
         return None

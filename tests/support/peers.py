@@ -17,7 +17,6 @@ from typing import Any
 if __name__ == "__main__":  # run as a file (``python tests/support/peers.py``): find the support package
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from acp import text_block, update_agent_message
 from acp.schema import (
     ElicitationFormSessionMode,
     ElicitationSchema,
@@ -26,17 +25,21 @@ from acp.schema import (
     PromptResponse,
     ToolCallUpdate,
 )
-from pydantic_acp import (
-    AcpSessionContext,
-    ChoiceElicitationAccepted,
-    ChoiceElicitationCancelled,
-    ChoiceElicitationDeclined,
-    ElicitationChoice,
-)
-from pydantic_ai import Agent, RunContext
-from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
-from pydantic_ai.models.function import AgentInfo, FunctionModel
 from support.agents import _RawAgent, acp_kit_agent, claude_question_schema
+from support.sdk_line import HAS_ACP_KIT, require_acp_kit
+
+if HAS_ACP_KIT:  # not on SDK 1.x (support/sdk_line.py): choice_agent skips there
+    from pydantic_acp import (
+        AcpSessionContext,
+        ChoiceElicitationAccepted,
+        ChoiceElicitationCancelled,
+        ChoiceElicitationDeclined,
+        ElicitationChoice,
+    )
+    from pydantic_ai import Agent, RunContext
+    from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+from support.builders import text_block, update_agent_message
 
 
 class Target(enum.Enum):
@@ -52,6 +55,7 @@ class Region:
 
 def choice_agent(choices: list[ElicitationChoice[Any]], outcomes: list[Any]) -> Any:
     """An ACP Kit agent whose only tool calls ``ctx.deps.ask_choice`` and reports the typed result."""
+    require_acp_kit()
 
     def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         returned = [p.content for p in getattr(messages[-1], "parts", []) if isinstance(p, ToolReturnPart)]

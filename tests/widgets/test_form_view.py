@@ -18,7 +18,7 @@ from ipywidgets.widgets.widget import _instances
 from support.form_view_support import every_field, field, kinds, multi_other, single_other
 
 import nbacp
-from nbacp.form import Form, InvalidSchemaError
+from nbacp.form import InvalidSchemaError
 from nbacp.widgets.form_card import ElicitationForm, FormCard
 
 
@@ -256,26 +256,23 @@ def test_an_answered_card_is_one_model_that_keeps_only_its_summary(answer: str) 
     assert view.comm is not None and view.form.fields  # still the same model; the form stays readable
 
 
-def test_a_secret_is_never_in_the_synced_state_nor_in_the_summary(monkeypatch: pytest.MonkeyPatch) -> None:
-    from nbacp.form import StringField
-
-    monkeypatch.setattr(StringField, "secret", property(lambda self: self.name == "token"), raising=False)
-    view = ElicitationForm("m", {"type": "object", "properties": {"token": {"type": "string"}, "user": {
-        "type": "string"}}, "required": ["token"]})
+def test_a_secret_is_never_in_the_synced_state_nor_in_the_summary() -> None:
+    view = ElicitationForm("m", {"type": "object", "properties": {
+        "token": {"type": "string", "writeOnly": True}, "user": {"type": "string"}}, "required": ["token"]})
     assert view.spec["secret"] == ["token"] and "token" not in view.draft
     assert field(view, "token")["kind"] == "secret"
     view.fill("token", "s3cr3t")
     view.fill("user", "ann")
     assert "token" not in view.draft and view.values["token"] == "s3cr3t"
     assert view.accept()
-    assert content(view) == {"token": "s3cr3t", "user": "ann"}
+    # card.response keeps the secret redacted (the agent gets it: tests/client/test_client_secrets.py)
+    assert content(view) == {"token": "(secret, 6 characters)", "user": "ann"}
     assert "s3cr3t" not in view.summary and view.draft == {}
 
 
-def test_a_deadline_becomes_a_countdown_for_the_page(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_deadline_becomes_a_countdown_for_the_page() -> None:
     assert "deadline_at" not in ElicitationForm("m", multi_other()).spec
-    monkeypatch.setattr(Form, "deadline_ms", 30_000, raising=False)
-    view = ElicitationForm("m", multi_other())
+    view = ElicitationForm("m", multi_other(), meta={"codex": {"autoResolutionMs": 30_000}})
     now = dt.datetime.now(dt.UTC).timestamp() * 1000
     assert now + 25_000 < view.spec["deadline_at"] <= now + 30_000
 
@@ -396,3 +393,17 @@ def test_lone_untitled_question_has_no_heading_and_a_plain_summary() -> None:
     titled.pick("choice", "Preview")
     titled.accept()
     assert titled.summary == "Accepted: Target = Preview"
+
+
+# -- after the answer -----------------------------------------------------------------------
+def test_an_answered_card_keeps_its_pure_form_readable() -> None:
+    schema = {"type": "object", "properties": {
+        "name": {"type": "string"}, "blob": {"type": "object", "title": "Blob"}}}
+    view = ElicitationForm("m", schema)
+    view.fill("name", "Ann")
+    assert view.accept()
+    assert view.settled
+    assert set(view.form.fields) == {"name", "blob"}  # raised "its form was released" before
+    assert [f.name for f in view.form.unsupported] == ["blob"]
+    with pytest.raises(ValueError, match="already answered"):
+        view.fill("name", "Bo")  # the draft is what is released

@@ -234,3 +234,18 @@ def test_agent_strings_are_only_text_and_never_obeyed(comms: RecordingComms) -> 
     assert card.spec["actions"][0]["label"] == XSS  # the page writes it with textContent (js tests)
     card.choose(XSS)
     assert XSS in card.summary
+
+
+def test_direction_overrides_in_titles_are_made_visible() -> None:
+    card = PermissionCard(tool_call(title="read notes\u202etxt.exe"), options())
+    shown = json.dumps(card.spec, ensure_ascii=False)
+    assert "read notes<U+202E>txt.exe" in shown and "\u202e" not in shown
+
+
+def test_the_answer_line_is_as_safe_as_the_button() -> None:
+    option = PermissionOption(option_id="ok", name="\u202ePERM\ud800allow", kind="allow_once")
+    card = PermissionCard(tool_call(), [option])
+    assert card.spec["actions"][0]["label"] == "<U+202E>PERM\ufffdallow"  # the button's label
+    card.choose("ok")
+    assert card.summary == "Chose: <U+202E>PERM\ufffdallow (allow_once)"
+    assert card.response is not None and card.response.outcome.option_id == "ok"

@@ -14,6 +14,7 @@ from acp import schema
 from pydantic import TypeAdapter
 from support.comm_support import walk
 
+from nbacp.form.card_answer import CardAnswer
 from nbacp.widgets.transcript import Transcript
 
 UPDATE = TypeAdapter(
@@ -47,7 +48,8 @@ def text_chunk(kind: str, text: str, message_id: str | None = None) -> Any:
 
 
 def labels(root: widgets.Widget) -> list[str]:
-    return [w.value for w in walk(root) if isinstance(w, widgets.Label) and w.value]
+    """Every label's text but the You / Agent role labels."""
+    return [w.value for w in walk(root) if isinstance(w, widgets.Label) and w.value and w.value not in ("You", "Agent")]
 
 
 def html(root: widgets.Widget) -> str:
@@ -290,14 +292,18 @@ def test_cards_are_placed_at_the_current_point_and_answers_recorded() -> None:
     t.add(text_chunk("agent_message_chunk", "Before the question."))
     card = widgets.Button(description="a card")
     t.add_card(card)
-    t.note_answer("question", "Which city?", "Paris")
+    t.note_answers([CardAnswer("question", "Which city?", "accept", "paris", line="Accepted: Paris")])
     t.add(text_chunk("agent_message_chunk", " After."))
-    t.note_answer("permission", "Write /w/a.py?", "allow_once")
+    t.note_answers([CardAnswer("permission", "Write /w/a.py?", "accept", "allow_once", line="Chose: allow_once")])
     t.finish("end_turn")
     kids = list(t.shown)
     position = kids.index(card)
     assert "Before the question." in html(kids[position - 1]) and "After." in html(kids[position + 1])
-    assert t.answers == [("question", "Which city?", "Paris"), ("permission", "Write /w/a.py?", "allow_once")]
+    assert t.answers == [
+        ("question", "Which city?", "Accepted: Paris"),
+        ("permission", "Write /w/a.py?", "Chose: allow_once"),
+    ]
+    assert [a.value for a in t.answers] == ["paris", "allow_once"]
     record = t.record_markdown()
     for expected in ("Book it", "Before the question\\. After\\.", "Which city\\?", "Paris",
                      "Write \\/w\\/a\\.py\\?", "allow\\_once", "end\\_turn"):  # fmt: skip
@@ -319,4 +325,4 @@ def test_plan_entry_status_changes_keep_the_same_widgets() -> None:
     before = [w for w in walk(t) if isinstance(w, widgets.Label)]
     t.add(wire({"sessionUpdate": "plan", "entries": [{**entries[0], "status": "in_progress"}, entries[1]]}))
     after = [w for w in walk(t) if isinstance(w, widgets.Label)]
-    assert before == after and [w.value for w in after] == ["Plan", "◐ A (high)", "○ B (low)"]
+    assert before == after and [w.value for w in after] == ["You", "Plan", "◐ A (high)", "○ B (low)"]

@@ -56,7 +56,7 @@ class KernelTools:
         return server
 
 
-class ToolsUnsupportedError(RuntimeError, NbacpError):
+class ToolsUnsupportedError(NbacpError, RuntimeError):
     """The agent cannot be given the kernel tools (it accepts no transport nbacp can serve)."""
 
 

@@ -4,7 +4,8 @@ Such an agent gets the kernel tools as ``{"type": "acp", "name": "notebook", "se
 in ``session/new`` and reaches them with three agent->client methods that agent-client-protocol
 0.12 defines (``acp.meta.CLIENT_METHODS``) but does not route:
 
-- ``mcp/connect {serverId}`` -> ``{connectionId}``; an unknown server id is -32602 naming it;
+- ``mcp/connect {serverId}`` -> ``{connectionId}``; an unknown server id is -32602 naming it, and
+  so is a connect beyond ``MAX_LINKS`` open connections (each one runs an MCP server);
 - ``mcp/message {connectionId, method, params}``: as a request, one inner MCP request, answered
   with the inner result, or with the inner error as the JSON-RPC error; as a notification, an
   inner MCP notification (``notifications/initialized``, ``notifications/cancelled``);
@@ -44,6 +45,8 @@ class McpServing(Protocol):
 
 
 log = logging.getLogger(__name__)
+MAX_LINKS = 16
+"""Open ``mcp/connect`` links per ACP connection (an agent needs one per session it runs tools in)."""
 METHODS = frozenset({"mcp/connect", "mcp/message", "mcp/disconnect"})
 _HOSTS: weakref.WeakKeyDictionary[NotebookClient, AcpMcpHost] = weakref.WeakKeyDictionary()
 
@@ -173,6 +176,10 @@ class AcpMcpHost:
             if server is None:
                 raise RequestError.invalid_params({"details": f"Unknown MCP server id {server_id!r}: this "
                                                    "client offered no such ACP-transport MCP server."})
+            if len(self.links) >= MAX_LINKS:
+                raise RequestError.invalid_params({"details": f"Over the size budget: {len(self.links)} MCP "
+                                                   f"connections are open, the most one ACP connection may "
+                                                   "hold; send mcp/disconnect for one first."})
             link = McpLink(server)
             await link.start()
             connection_id = f"nbacp-mcp-{secrets.token_hex(8)}"

@@ -19,6 +19,7 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
+from nbacp.form.card_answer import CardAnswer
 from nbacp.widgets.permission_card import PermissionCard
 
 if TYPE_CHECKING:
@@ -51,7 +52,8 @@ class RunPermission:
         if self.allowed_for_session:  # no card, but the turn's view and record still say what ran
             surface = self.client.surface_for(self.session_id)
             if surface is not None:
-                surface.note_answer("permission", question, "Allowed for this session (chosen earlier)")
+                line = "Allowed for this session (chosen earlier)"
+                surface.note_answers([CardAnswer("permission", question, "accept", "allow_always", line=line)])
             return "allowed"
         call = ToolCallUpdate(
             tool_call_id=f"nbacp-run-python-{next(_ids)}",

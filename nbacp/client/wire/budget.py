@@ -15,6 +15,7 @@ every string (so no agent string can break the widget comm) and measuring its si
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +44,31 @@ class Budget:
     max_properties: int = 100
     max_choices: int = 2_000
     max_options: int = 50
+    # what a reply or notification may list (kept: the first ones, with a note; docs/protocol.md, 'Budgets')
+    max_auth_methods: int = 20
+    max_modes: int = 50
+    max_config_options: int = 30
+    max_option_values: int = 200
+    max_commands: int = 200
+    max_models: int = 200
+
+    def trim(self, holder: Any) -> list[str]:
+        """Cut the lists an agent's reply or update holds (``holder``: a result, or an update) to
+        their budgets, in place; one sentence per list that was cut."""
+        if not isinstance(holder, dict):
+            return []
+        notes = [
+            _cut(holder, "authMethods", self.max_auth_methods, "authentication methods"),
+            _cut(holder.get("modes"), "availableModes", self.max_modes, "session modes"),
+            _cut(holder.get("models"), "availableModels", self.max_models, "models"),
+            _cut(holder, "configOptions", self.max_config_options, "config options"),
+            _cut(holder, "availableCommands", self.max_commands, "commands"),
+        ]
+        for option in holder.get("configOptions") or () if isinstance(holder.get("configOptions"), list) else ():
+            if isinstance(option, dict):
+                name = f"values of config option {str(option.get('id'))[:80]!r}"
+                notes.append(_cut_values(option, self.max_option_values, name))
+        return [note for note in notes if note]
 
     def check(self, method: str, params: dict[str, Any], shape: Shape, *, request: bool) -> str | None:
         """None when ``params`` fits, else the sentence the agent and the person are shown."""
@@ -83,6 +109,36 @@ class Budget:
         return None
 
 
+def _cut(holder: Any, key: str, limit: int, what: str) -> str:
+    items = holder.get(key) if isinstance(holder, dict) else None
+    if not isinstance(items, list) or len(items) <= limit:
+        return ""
+    del items[limit:]
+    return f"the agent listed more than {limit:,} {what}; the first {limit:,} are kept"
+
+
+def _cut_values(option: dict[str, Any], limit: int, what: str) -> str:
+    """A select option's values, groups counted by their values, cut to ``limit`` in all."""
+    values = option.get("options")
+    if not isinstance(values, list):
+        return ""
+    left, cut = limit, False
+    for index, item in enumerate(values):
+        group = item.get("options") if isinstance(item, dict) else None
+        if isinstance(group, list):
+            if len(group) > left:
+                del group[left:]
+                cut = True
+            left -= len(group)
+        else:
+            left -= 1
+        if left <= 0 and index + 1 < len(values):
+            del values[index + 1:]
+            cut = True
+            break
+    return f"the agent listed more than {limit:,} {what}; the first {limit:,} are kept" if cut else ""
+
+
 def duplicate_option_problem(params: dict[str, Any]) -> str | None:
     """Two permission options with one id would show two buttons that record the same choice."""
     options = params.get("options")
@@ -110,8 +166,8 @@ def _choices(prop: Any) -> int:
     return count
 
 
-def clean_and_measure(value: Any) -> tuple[Any, Shape]:
-    """``value`` with every string made comm-safe (in place for dicts and lists), and its Shape."""
+def clean_and_measure(value: Any, clean: Callable[[str], str] = comm_safe) -> tuple[Any, Shape]:
+    """``value`` with every string made comm-safe by ``clean`` (in place for dicts and lists), and its Shape."""
     chars = nodes = depth = 0
     root: list[Any] = [value]
     stack: list[tuple[Any, Any, int]] = [(root, 0, 1)]
@@ -123,10 +179,11 @@ def clean_and_measure(value: Any) -> tuple[Any, Shape]:
             depth = level
         if isinstance(item, str):
             chars += len(item)
-            parent[key] = comm_safe(item)
+            if not item.isascii():
+                parent[key] = clean(item)
         elif isinstance(item, dict):
             if any(isinstance(k, str) and not k.isascii() for k in item):
-                fixed = {comm_safe(k) if isinstance(k, str) else k: v for k, v in item.items()}
+                fixed = {clean(k) if isinstance(k, str) else k: v for k, v in item.items()}
                 item.clear()
                 item.update(fixed)
             for k in item:

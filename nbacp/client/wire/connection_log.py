@@ -9,6 +9,7 @@ it in the running turn.
 from __future__ import annotations
 
 import contextvars
+import importlib.util
 import logging
 import os
 from collections import deque
@@ -18,7 +19,18 @@ from nbacp.render.safe_text import comm_safe
 
 log = logging.getLogger(__name__)
 _CURRENT_LOG: contextvars.ContextVar[ConnectionLog | None] = contextvars.ContextVar("nbacp_log", default=None)
-_SDK_DIRS = tuple(os.path.dirname(str(m.__file__)) + os.sep for m in (__import__("acp"), __import__("acpremote")))
+
+def _package_dirs(*names: str) -> tuple[str, ...]:
+    """The folders of the installed packages among ``names`` (acpremote is optional), never importing them."""
+    dirs: list[str] = []
+    for name in names:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations:
+            dirs.extend(os.path.join(path, "") for path in spec.submodule_search_locations)
+    return tuple(dirs)
+
+
+_SDK_DIRS = _package_dirs("acp", "acpremote")
 
 
 class ConnectionLog:

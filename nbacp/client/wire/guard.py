@@ -17,14 +17,21 @@ instance, without touching the SDK's files:
   logger; in a kernel that prints a traceback into whichever cell runs. Records from the SDK
   made inside a connection's tasks go to that connection's ``ConnectionLog`` as one line.
 
-It also applies the size budgets (``nbacp.client.wire.budget``) and makes agent text safe for the
-comm (``nbacp.render.safe_text``) before any handler sees it.
+- Schema extensions: the SDK's models drop ``_``-prefixed keys from a requested schema (codex
+  marks secret fields with a property-level ``_meta``), and SDK 1.0 refuses unknown string
+  formats. The guard keeps the raw schema for the handler (``request_schema()``) and hands
+  the SDK a copy without those formats (``sdk_compat.clean_elicitation``).
+
+It also applies the budgets (``nbacp.client.wire.budget``) and makes agent text safe for the
+comm before any handler sees it, in requests, notifications and replies alike, remembering
+the raw strings so that answers carry the agent's own values (``nbacp.client.wire.ledger``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import copy
 import json
 import logging
 from collections.abc import Callable, Mapping
@@ -34,9 +41,10 @@ from acp import RequestError
 from acp.schema import AgentMessageChunk, AgentThoughtChunk, TextContentBlock
 from pydantic import ValidationError
 
-from nbacp.client.wire import frames, sdk_connection
+from nbacp.client.wire import frames, sdk_compat, sdk_connection
 from nbacp.client.wire.budget import PERMISSION, Budget, clean_and_measure, duplicate_option_problem
 from nbacp.client.wire.connection_log import ConnectionLog
+from nbacp.client.wire.ledger import TextLedger
 from nbacp.client.wire.sdk_connection import Router
 from nbacp.render.safe_text import SurrogateJoiner, comm_safe
 
@@ -48,6 +56,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _REQUEST_META: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("nbacp_meta", default=None)
+_REQUEST_SCHEMA: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("nbacp_schema", default=None)
+ELICITATION = "elicitation/create"
 _CHUNKS = {"agent_message_chunk": AgentMessageChunk, "agent_thought_chunk": AgentThoughtChunk}
 MAX_ERRORS_SHOWN = 5
 
@@ -61,6 +71,11 @@ class UpdateSink(Protocol):
 def request_meta() -> dict[str, Any] | None:
     """The ``_meta`` object of the request being handled (never spread into parameters)."""
     return _REQUEST_META.get()
+
+
+def request_schema() -> dict[str, Any] | None:
+    """The raw ``requestedSchema`` of the ``elicitation/create`` being handled, ``_meta`` keys included."""
+    return _REQUEST_SCHEMA.get()
 
 
 def validation_problem(exc: ValidationError) -> dict[str, Any]:
@@ -101,6 +116,7 @@ class Guard:
         self.routes: dict[str, Router] = dict(routes or {})
         self.log = conn_log
         self.budget = budget or Budget()
+        self.ledger = TextLedger(note=conn_log.note)
         self._joiner = SurrogateJoiner()
         self.limits: RemoteLimits | None = None  # websocket size limits, for disconnect reasons
 
@@ -112,12 +128,15 @@ class Guard:
         sdk_connection.wrap_dispatch(agent, self._dispatcher)
         sdk_connection.wrap_receive(agent, lambda process: self._frame_checker(agent, process))
         frames.install(agent, self.log)
+        frames.install_paced(agent, self.ledger)
 
     # -- frames -------------------------------------------------------------------------
     def _frame_checker(self, agent: Any, process: Callable[[Any], None]) -> Callable[[Any], None]:
         def checked(message: Any) -> None:
             problem = _frame_problem(message)
             if problem is None:
+                if "method" not in message:
+                    self._take_reply(message)
                 process(message)
                 return
             self.log.note(f"Dropped a message from the agent: {problem}: {_preview(message)}")
@@ -126,6 +145,24 @@ class Guard:
                 sdk_connection.send_soon(agent, payload, "nbacp.guard.invalid_request")
 
         return checked
+
+    def _take_reply(self, message: dict[str, Any]) -> None:
+        """A reply to nbacp's request: cleaned like any message, checked for size (over it, the
+        caller gets an error instead), and its lists cut to their budgets with a note."""
+        if isinstance(message.get("error"), dict):
+            message["error"], _ = clean_and_measure(message["error"], self.ledger.clean)
+        if "result" not in message:
+            return
+        result, shape = clean_and_measure(message["result"], self.ledger.clean)
+        problem = self.budget.check("", {}, shape, request=True)
+        if problem is not None:
+            self.log.note(f"Refused a reply from the agent: over the size budget: {problem}")
+            del message["result"]
+            message["error"] = {"code": -32603, "message": f"The agent's reply is over the size budget: {problem}"}
+            return
+        message["result"] = result
+        for note in self.budget.trim(result):
+            self.log.note(f"Cut a reply from the agent: {note}")
 
     # -- requests and notifications -------------------------------------------------------
     def _dispatcher(self, router: Router) -> Router:
@@ -157,19 +194,33 @@ class Guard:
                 meta = params.pop("_meta", None)
             if method == "session/update":
                 self._join_chunk(params)
-            params, shape = clean_and_measure(params)
+            params, shape = clean_and_measure(params, self.ledger.clean)
             problem = self.budget.check(method, params, shape, request=not is_notification)
             if problem is not None:
                 raise RequestError.invalid_params({"details": f"Over the size budget: {problem}"})
+            if method == "session/update":
+                for note in self.budget.trim(params.get("update")):
+                    self.log.note(f"Cut an update from the agent: {note}")
             if method == PERMISSION and (problem := duplicate_option_problem(params)) is not None:
                 raise RequestError.invalid_params({"details": f"Invalid params: {problem}"})
+        schema = None
+        if method == ELICITATION and isinstance(params, dict) and isinstance(params.get("requestedSchema"), dict):
+            schema = copy.deepcopy(params["requestedSchema"])
+            sdk_compat.clean_elicitation(params)
         token = _REQUEST_META.set(meta if isinstance(meta, dict) else None)
+        schema_token = _REQUEST_SCHEMA.set(schema)
         try:
             route = self.routes.get(method, router)  # mcp/*: the SDK defines but does not route these
             return await route(method, params, is_notification)
         except ValidationError as exc:
+            if method == "session/update" and is_notification and _unknown_update(exc, params):
+                # a type outside the SDK's schema (claude's compaction_update, subagent_update...):
+                # the client shows it as one line instead of a validation error (docs/record.md, 'Updates')
+                await self.client.session_update(params["sessionId"], params["update"])
+                return None
             raise RequestError.invalid_params(validation_problem(exc)) from None
         finally:
+            _REQUEST_SCHEMA.reset(schema_token)
             _REQUEST_META.reset(token)
 
     # -- streamed text ------------------------------------------------------------------
@@ -194,6 +245,18 @@ class Guard:
                 session_update=key[1], content=TextContentBlock(type="text", text=text), message_id=message_id
             )
             await self.client.session_update(session_id, update)
+
+
+def _unknown_update(exc: ValidationError, params: Any) -> bool:
+    """True when the only problem is an update type the SDK does not know (a well-formed notification)."""
+    if not isinstance(params, dict) or not isinstance(params.get("sessionId"), str):
+        return False
+    update = params.get("update")
+    if not isinstance(update, dict) or not isinstance(update.get("sessionUpdate"), str):
+        return False
+    errors = exc.errors(include_url=False, include_context=False, include_input=False)
+    return bool(errors) and all(e.get("type") == "union_tag_invalid" and tuple(e.get("loc", ())) == ("update",)
+                                for e in errors)
 
 
 def _usable_id(value: Any) -> bool:

@@ -9,7 +9,8 @@ drops unknown response fields. Two thin wrappers on the SDK's JSON-RPC connectio
   closes that request's open card as cancelled, and ``$/`` notifications stop there
   (optional by JSON-RPC convention; the SDK would log "Method not found" with a traceback);
 - ``send_request`` keeps the ``models`` field (``{currentModelId, availableModels}``) of
-  session/new, load, resume and fork results, which the SDK's response models drop.
+  session/new, load, resume and fork results, which the SDK's response models drop, and the
+  raw ``authMethods`` of ``initialize``, which SDK 1.0 misparses (docs/protocol.md, 'Two SDK lines').
 The SDK's public observer hook would also see these messages, but it deep-copies every
 message in both directions for every observer; these wrappers copy nothing.
 """
@@ -43,6 +44,7 @@ class RawTap:
     def __init__(self, cancel_request: Callable[[Any], object]) -> None:
         self.cancel_request = cancel_request  # the client's: closes the card answering that request
         self.models: dict[str, Any] = {}
+        self.auth_methods: list[Any] | None = None  # initialize's authMethods, as sent
 
     def incoming(self, message: Any) -> bool:
         """Look at one incoming message; False when it is a ``$/`` notification handled here."""
@@ -55,15 +57,23 @@ class RawTap:
         if "id" in message or not isinstance(method, str) or not method.startswith("$/"):
             return True
         params = message.get("params")
-        if method == CANCEL_REQUEST and isinstance(params, dict) and "requestId" in params:
+        if method == CANCEL_REQUEST and isinstance(params, dict) and _request_id(params.get("requestId")):
             self.cancel_request(params["requestId"])
         return False
 
     def result(self, method: str, params: Any, result: Any) -> None:
+        if method == "initialize" and isinstance(result, dict) and isinstance(result.get("authMethods"), list):
+            self.auth_methods = [m for m in result["authMethods"] if isinstance(m, dict)]
         if method in SESSION_METHODS and isinstance(result, dict) and isinstance(result.get("models"), dict):
             session_id = result.get("sessionId") or (params or {}).get("sessionId")
             if isinstance(session_id, str):
                 self.models[session_id] = result["models"]
+
+
+def _request_id(value: Any) -> bool:
+    """Only a JSON-RPC id (string or integer) can name a request; any other shape (an object, a list,
+    which cannot even be a dictionary key) names none, so the notification is ignored."""
+    return isinstance(value, str | int) and not isinstance(value, bool)
 
 
 def install(agent: ClientSideConnection, cancel_request: Callable[[Any], object]) -> RawTap:

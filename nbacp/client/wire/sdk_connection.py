@@ -9,6 +9,7 @@ here, so an SDK upgrade that moves these attributes is fixed in one place.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -19,6 +20,7 @@ __all__ = [
     "Router",
     "Sender",
     "claim",
+    "has_json_rpc",
     "close",
     "json_rpc",
     "memory_pair",
@@ -27,6 +29,7 @@ __all__ = [
     "send_request",
     "send_soon",
     "swap_line_transport",
+    "wrap_transport",
     "wrap_dispatch",
     "wrap_receive",
     "wrap_send_request",
@@ -41,6 +44,11 @@ Sender = Callable[..., Awaitable[Any]]
 def json_rpc(agent: Any) -> Any:
     """The SDK's JSON-RPC connection under a typed ``ClientSideConnection`` (or ``AgentSideConnection``)."""
     return agent._conn
+
+
+def has_json_rpc(agent: Any) -> bool:
+    """Whether ``agent`` is one of the SDK's typed connections (so raw requests can be sent on it)."""
+    return hasattr(agent, "_conn") and callable(getattr(agent._conn, "send_request", None))
 
 
 def claim(agent: Any, marker: str, owner: object) -> bool:
@@ -81,17 +89,53 @@ async def send_request(agent: Any, method: str, params: dict[str, Any]) -> Any:
     return await json_rpc(agent).send_request(method, params)
 
 
-def swap_line_transport(agent: Any, wrap: Callable[[NdjsonTransport], Any]) -> None:
-    """Wrap the connection's transport when it is the SDK's newline-delimited one (stdio, acpremote)."""
+def wrap_transport(agent: Any, wrap: Callable[[Any], Any]) -> None:
+    """Put ``wrap(the connection's transport)`` in its place, whatever the transport is."""
     inner = json_rpc(agent)
-    if isinstance(inner._transport, NdjsonTransport):
+    inner._transport = wrap(inner._transport)
+
+
+def swap_line_transport(agent: Any, wrap: Callable[[Any], Any]) -> None:
+    """Wrap the connection's transport when it reads lines: the SDK's newline-delimited one (stdio)
+    or one with its own ``read_line`` (nbacp's websocket transport)."""
+    inner = json_rpc(agent)
+    if isinstance(inner._transport, NdjsonTransport) or callable(getattr(inner._transport, "read_line", None)):
         inner._transport = wrap(inner._transport)
 
 
-async def read_line(transport: NdjsonTransport) -> bytes:
-    """One raw line from the SDK's newline-delimited transport (its own framing and buffering)."""
-    line: bytes = await transport._read_line()
-    return line
+async def read_line(transport: NdjsonTransport, limit: int, keep: int = 65536) -> tuple[bytes, int]:
+    """One raw line from the SDK's newline-delimited transport's reader, never holding more than ``limit``.
+
+    Returns the line and its size; a line over ``limit`` bytes is read through and dropped as it
+    comes (only its first ``keep`` bytes are returned, for the caller to name it), so an agent
+    that writes 150 MB without a newline costs the reader's own buffer, not the line.
+    """
+    reader, wait = transport._reader, transport._wait_for_reader
+    chunks: list[bytes] = []
+    size, over = 0, False
+    while True:
+        try:
+            part, last = await wait(reader.readuntil(b"\n")), True
+        except asyncio.LimitOverrunError as exc:  # no newline within the reader's buffer: take what it holds
+            part, last = await wait(reader.readexactly(exc.consumed)), False
+        except asyncio.IncompleteReadError as exc:  # end of stream
+            part, last = exc.partial, True
+        size += len(part)
+        if not over:
+            chunks.append(part)
+            if size > limit:  # from here on the line is only counted
+                over, chunks = True, [_head(chunks, keep)]
+        if last:
+            return b"".join(chunks), size
+
+
+def _head(parts: list[bytes], keep: int) -> bytes:
+    out = bytearray()
+    for part in parts:
+        out += part[: keep - len(out)]
+        if len(out) >= keep:
+            break
+    return bytes(out)
 
 
 async def close(agent: Any) -> None:

@@ -15,7 +15,7 @@ from acp.agent.connection import AgentSideConnection
 from acp.client.connection import ClientSideConnection
 from acp.interfaces import Client
 
-from nbacp.client.wire import process, sdk_connection
+from nbacp.client.wire import process, sdk_compat, sdk_connection, ws_link
 from nbacp.errors import ConnectError
 
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
@@ -27,7 +27,7 @@ def memory(client: Client, agent_obj: Any, stack: contextlib.AsyncExitStack) -> 
     agent_side = AgentSideConnection(agent_obj, agent_end, use_unstable_protocol=True)  # resume, fork, close
     conn = ClientSideConnection(client, client_end, use_unstable_protocol=True)
     stack.push_async_callback(sdk_connection.close, agent_side)
-    stack.push_async_callback(conn.close)
+    stack.push_async_callback(sdk_compat.close, conn)
     return conn
 
 
@@ -50,7 +50,7 @@ async def stdio(
     proc = agent.process
     assert proc.stdin is not None and proc.stdout is not None
     conn = ClientSideConnection(client, proc.stdin, proc.stdout, use_unstable_protocol=True)
-    stack.push_async_callback(conn.close)
+    stack.push_async_callback(sdk_compat.close, conn)
     return conn, agent
 
 
@@ -62,20 +62,15 @@ async def websocket(
     stack: contextlib.AsyncExitStack,
     max_message_bytes: int = MAX_MESSAGE_BYTES,
 ) -> tuple[ClientSideConnection, RemoteLimits]:
-    """The connection, and what to tell the person when the websocket closes over a size limit."""
-    from acpremote import TransportOptions, connect_remote_agent
+    """The connection, and what to tell the person when the websocket closes over a size limit.
+
+    Speaks acpremote's wire (nbacp.client.wire.ws_link); the server's own limit comes from
+    its metadata, read after the socket is open.
+    """
     from websockets.exceptions import InvalidStatus, WebSocketException
 
     try:
-        remote = await connect_remote_agent(
-            client,
-            url,
-            bearer_token=token,
-            headers=headers,
-            options=TransportOptions(
-                use_unstable_protocol=True, max_size=max_message_bytes, reader_limit=max_message_bytes
-            ),
-        )
+        transport = await ws_link.open_transport(url, token, headers, max_message_bytes)
     except InvalidStatus as exc:
         status = exc.response.status_code
         if status in (401, 403):
@@ -85,10 +80,11 @@ async def websocket(
         raise ConnectError(f"The agent server at {url} answered HTTP {status}.") from None
     except (TimeoutError, OSError, WebSocketException) as exc:
         raise ConnectError(f"Could not reach the agent server at {url}: {exc}") from None
-    stack.push_async_callback(remote.close)
-    server_max = getattr(remote.metadata, "max_size", None)
-    limits = RemoteLimits(remote.websocket, max_message_bytes, server_max if isinstance(server_max, int) else None)
-    return remote.connection, limits
+    stack.push_async_callback(transport.close)
+    conn = ClientSideConnection(client, transport, use_unstable_protocol=True)
+    stack.push_async_callback(sdk_compat.close, conn)
+    server_max = await ws_link.server_max_size(url, headers)
+    return conn, RemoteLimits(transport.websocket, max_message_bytes, server_max)
 
 
 class RemoteLimits:

@@ -15,6 +15,7 @@ from acp import schema
 
 from nbacp.render.markdown import render_code, render_markdown
 from nbacp.render.stream import MarkdownStream
+from nbacp.render.tool_calls import ToolCallSummary
 from nbacp.widgets.text import NO_TYPESET_CLASSES, safe_text
 from nbacp.widgets.transcript import describe
 
@@ -63,8 +64,10 @@ class MessageBlock(Block):
     """A run of message (or thought) chunks: streamed as sealed pieces plus a live tail,
     rendered whole once when the run ends."""
 
-    def __init__(self, role: str, message_id: str | None, seal_at: int = 2048) -> None:
+    def __init__(self, role: str, message_id: str | None, seal_at: int = 2048, *, label: str = "") -> None:
+        """``label``: a role label shown above the message ("Agent" on a turn's first message, as in the record)."""
         self.role = role
+        self.label = label
         self.message_id = message_id
         self.stream = MarkdownStream(seal_at=seal_at)
         self.closed = False
@@ -120,6 +123,8 @@ class MessageBlock(Block):
             )
         if self.role == "user":
             return widgets.VBox(children=(_label("User", "nbacp-role"), body))
+        if self.label:
+            return widgets.VBox(children=(_label(self.label, "nbacp-role"), body))
         return body
 
 
@@ -147,6 +152,10 @@ class ToolCallBlock(Block):
         self._terminals = terminals
         self._content_dirty = True
         self._shown_terminals: dict[str, str] = {}
+        self._terminal_views: dict[str, widgets.HTML] = {}  # updated in place while a command streams
+        # what the record knows of the call: output and exit an agent sends in ``_meta`` (codex's
+        # terminal_output chunks) for a terminal nbacp does not own (docs/record.md, 'Where agents put what')
+        self.summary: ToolCallSummary | None = None
         self._header: widgets.Label | None = None
         self._where: widgets.Label | None = None
         self._content: widgets.VBox | None = None
@@ -173,6 +182,15 @@ class ToolCallBlock(Block):
         self.state["status"] = "cancelled"
         return True
 
+    def _terminal_text(self, terminal_id: str) -> str:
+        """A client terminal's output, else what the agent streamed in ``_meta`` (its last lines)."""
+        text = self._terminals.get(terminal_id)
+        if text:
+            return text
+        if self.summary is not None and self.summary.output_tail:
+            return "\n".join(self.summary.output_lines())
+        return ""
+
     def terminal_ids(self) -> set[str]:
         return {c.terminal_id for c in self.content if isinstance(c, schema.TerminalToolCallContent)}
 
@@ -186,18 +204,27 @@ class ToolCallBlock(Block):
             )
         assert self._where is not None and self._content is not None
         header = describe.tool_header(self.state)
+        if self.summary is not None and self.summary.exit:
+            header += f" · {self.summary.exit}"
         if self._header.value != header:
             self._header.value = header
         where = describe.locations(self.locations)
         if self._where.value != where:
             self._where.value = where
-        terminals = {tid: self._terminals.get(tid, "") for tid in self.terminal_ids()}
-        if self._content_dirty or terminals != self._shown_terminals:
+        terminals = {tid: self._terminal_text(tid) for tid in self.terminal_ids()}
+        if self._content_dirty:
             self._content_dirty = False
             self._shown_terminals = terminals
+            self._terminal_views = {}
             old = list(self._content.children)
             self._content.children = tuple(w for item in self.content for w in self._item(item))
             _close_all(old)
+        elif terminals != self._shown_terminals:  # new output only: one value per terminal, no new widgets
+            for terminal_id, text in terminals.items():
+                view = self._terminal_views.get(terminal_id)
+                if view is not None and text != self._shown_terminals.get(terminal_id):
+                    view.value = render_code(text) if text else ""
+            self._shown_terminals = terminals
 
     def _item(self, item: Any) -> list[widgets.Widget]:
         if isinstance(item, schema.ContentToolCallContent):
@@ -220,12 +247,32 @@ class ToolCallBlock(Block):
                 _html(render_code(diff, "diff")),
             ]
         if isinstance(item, schema.TerminalToolCallContent):
-            out: list[widgets.Widget] = [_label(describe.clip(f"terminal {item.terminal_id}"), "nbacp-tool-item")]
-            text = self._terminals.get(item.terminal_id)
-            if text:
-                out.append(_html(render_code(text)))
-            return out
+            text = self._terminal_text(item.terminal_id)
+            view = self._terminal_views[item.terminal_id] = _html(render_code(text) if text else "")
+            return [_label(describe.clip(f"terminal {item.terminal_id}"), "nbacp-tool-item"), view]
         return [_label(f"[{type(item).__name__}]", "nbacp-tool-item")]
+
+
+MAX_DIFF_CHARS = 200_000
+"""A write's diff longer than this is not shown (its +N -M line is)."""
+
+
+class WriteBlock(Block):
+    """A file the agent wrote through the client (``fs/write_text_file``): its path, +N -M and diff."""
+
+    def __init__(self, path: str, old_text: str | None, new_text: str, summary: str) -> None:
+        self.edit = schema.FileEditToolCallContent(type="diff", path=path, old_text=old_text, new_text=new_text)
+        self.summary = summary
+
+    def render(self) -> None:
+        if self.widget is not None:
+            return
+        diff = describe.unified_diff(self.edit) if len(self.edit.new_text) <= MAX_DIFF_CHARS else ""
+        line = describe.clip(f"wrote {self.edit.path} ({self.summary})")
+        items: list[widgets.Widget] = [_label(line, "nbacp-tool-item")]
+        if diff and len(diff) <= MAX_DIFF_CHARS:
+            items.append(_html(render_code(diff, "diff")))
+        self.widget = widgets.VBox(children=tuple(items), _dom_classes=("nbacp-tool-call", "nbacp-write"))
 
 
 class PlanBlock(Block):

@@ -15,8 +15,11 @@ from typing import Any
 import ipywidgets as widgets
 from acp import schema
 
+from nbacp.form.card_answer import CardAnswer
 from nbacp.render.markdown import render_markdown
-from nbacp.render.turn_record_text import record_markdown
+from nbacp.render.tool_calls import ActivityLog
+from nbacp.render.turn_record_html import notes_html, record_html
+from nbacp.render.turn_record_text import notes_text, record_markdown, record_text
 from nbacp.updates import UpdateLog, UpdateView
 from nbacp.widgets import shared
 from nbacp.widgets.text import NO_TYPESET_CLASSES, card_style
@@ -28,7 +31,9 @@ from nbacp.widgets.transcript.blocks import (
     MessageBlock,
     PlanBlock,
     ToolCallBlock,
+    WriteBlock,
 )
+from nbacp.widgets.transcript.terminals import TerminalText, display_updates, exit_line
 
 FRAME = 0.05
 PAGE = 32
@@ -52,12 +57,14 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         seal_at: int = 1024,
         updates: UpdateLog | None = None,
         session_facts: Callable[[Any], bool] | None = None,
+        root: str = "",
         **kwargs: Any,
     ) -> None:
         """``updates``: the session's log, which the client fills (the transcript then keeps no
         copy, and ``updates`` is the window of it this transcript saw); without one it keeps its own.
         ``session_facts``: takes session-level updates (mode, commands, title) shown once per
-        session instead of as lines in every turn; returns True for those it took."""
+        session instead of as lines in every turn; returns True for those it took.
+        ``root``: the session's folder, so the record names files under it relative to it."""
         kwargs.setdefault("_dom_classes", ("nbacp-transcript",))
         super().__init__(**kwargs)
         self.prompt = prompt
@@ -67,7 +74,9 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._log = UpdateLog() if updates is None else updates
         self._updates = self._log.view(len(self._log))
         self._session_facts = session_facts
-        self.answers: list[tuple[str, str, str]] = []
+        self.answers: list[CardAnswer] = []
+        self.activity = ActivityLog(root)  # the tool calls and plan, for the record (nbacp.render.tool_calls)
+        self._writes = 0  # files written through the client in this turn (their record ids)
         self.stop_reason: str | None = None
         self.frames = 0  # how many frames changed the view (for tests and benchmarks)
         self._text: list[str] = []
@@ -84,14 +93,19 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._plans: dict[str, PlanBlock] = {}
         self._lines: dict[str, LineBlock] = {}
         self._unsupported: dict[str, int] = {}
-        self._terminals: dict[str, str] = {}
+        self._terminals: dict[str, str] = {}  # what each terminal's tool calls show (terminals.TerminalText.shown)
+        self._terminal_texts: dict[str, TerminalText] = {}
         self._handle: asyncio.TimerHandle | None = None
         self._last_frame: float | None = None
         self._pages: list[widgets.VBox] = []
         # the person's text, through the same sanitizing render all the same
         header = widgets.HTML(value=render_markdown(prompt), _dom_classes=(*NO_TYPESET_CLASSES, "nbacp-prompt"))
         self._append(CardBlock(card_style()))  # the page CSS (long words wrap)
+        if prompt:  # labelled as in the record: You, then Agent on the first agent message
+            you = widgets.Label(value="You", _dom_classes=(*NO_TYPESET_CLASSES, "nbacp-role"))
+            header = widgets.VBox(children=(you, header), _dom_classes=("nbacp-you",))
         self._append(CardBlock(header))
+        self._agent_labelled = not prompt
         self.flush()
 
     # -- what the client reads -------------------------------------------------------
@@ -114,7 +128,24 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
 
     def record_markdown(self) -> str:
         """The static, widget-free record of the turn (inert markdown, see nbacp.render.turn_record_text)."""
-        return record_markdown(self.prompt, self.text, self.answers, self.stop_reason)
+        return record_markdown(self.prompt, self.text, self.answers, self.stop_reason, self.activity)
+
+    def record_text(self) -> str:
+        """The record as plain text (``text/plain``: nbval, terminals)."""
+        return record_text(self.prompt, self.text, self.answers, self.stop_reason, self.activity)
+
+    def record_html(self) -> str:
+        """The record as HTML (what a saved notebook shows; docs/record.md)."""
+        return record_html(self.prompt, self.text, self.answers, self.stop_reason, self.activity)
+
+    def notes(self, title: str) -> tuple[str, str] | None:
+        """(text, HTML) of what this view holds outside any turn (the inbox), or None when it holds nothing."""
+        skip = ("connection-log",)
+        lines = [line.text for key, line in self._lines.items() if key not in skip]
+        if not (lines or self.answers or self.text or self.activity.calls):
+            return None
+        parts = (title, self.text, lines, self.answers, self.activity)
+        return notes_text(*parts), notes_html(*parts)
 
     # -- what the client calls -------------------------------------------------------
     def add(self, update: Any) -> None:
@@ -130,27 +161,16 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
     def add_card(self, card: widgets.Widget) -> None:
         """Place an interactive card after everything received so far.
 
-        Once the card is answered and its controls are closed, its summary label takes its
-        place and the card's own box is closed: the transcript keeps one small model per
-        answered card, not the card (docs/notebooks.md, 'What a card costs').
+        An answered card stays in place as the same model with its state shrunk to its summary
+        (docs/notebooks.md, 'What a card costs').
         """
         self._close_message()
-        block = CardBlock(card)
-        self._append(block)
+        self._append(CardBlock(card))
         self.flush()
-        on_settle = getattr(card, "on_settle", None)
-        if on_settle is not None:
-            on_settle(lambda summary: self._card_settled(block, summary))
 
-    def _card_settled(self, block: CardBlock, summary: widgets.Widget) -> None:
-        card, block.widget = block.widget, summary
-        self._layout_dirty = True
-        self.flush()  # the summary is in place before the card's box goes
-        if card is not None and card is not summary:
-            card.close()
-
-    def note_answer(self, kind: str, question: str, answer: str) -> None:
-        self.answers.append((kind, question, answer))
+    def note_answers(self, answers: list[CardAnswer]) -> None:
+        """An answered card's typed answers, for ``result.answers`` and the record (docs/record.md, 'Answers')."""
+        self.answers.extend(answers)
 
     def note_line(self, key: str, text: str) -> None:
         """Show one plain line (an extension notification, an agent status); the same key replaces it."""
@@ -163,17 +183,64 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._line("connection-log", describe.clip(f"Connection: {text}"))
         self._schedule()
 
-    def terminal_output(self, terminal_id: str, output: str) -> None:
-        """Show a client-side terminal's output in the tool calls that embed it."""
-        self._terminals[terminal_id] = output
+    def terminal_output(
+        self, terminal_id: str, output: str, *, exit_status: dict[str, Any] | None = None, omitted: int = 0
+    ) -> None:
+        """Show a client-side terminal's output in the tool calls that embed it: ``output`` is its
+        end, after ``omitted`` earlier bytes (not kept, or not handed over)."""
+        text = self._terminal_text(terminal_id)
+        text.replace(output, cut=omitted > 0)
+        if exit_status is not None:
+            text.exit = exit_line(exit_status.get("exitCode"), exit_status.get("signal"))
+        self._terminal_changed(terminal_id)
+        self.activity.terminal_output(terminal_id, self._terminals[terminal_id])
+        self._schedule()
+
+    def terminal_shown(self, terminal_id: str) -> str:
+        """What the turn shows of a terminal: the end of its output and its exit ("" if none yet)."""
+        return self._terminals.get(terminal_id, "")
+
+    def file_written(self, path: str, old_text: str | None, new_text: str, summary: str) -> None:
+        """A file the agent wrote through the client: a diff block in the turn."""
+        self._text_break = True
+        self._close_message()
+        self._append(WriteBlock(path, old_text, new_text, summary))
+        # the record lists it with the turn's tool calls, as an edit with its +N -M (nbacp.render.tool_calls)
+        self._writes += 1
+        diff = {"type": "diff", "path": path, "oldText": old_text, "newText": new_text}
+        self.activity.take({"sessionUpdate": "tool_call", "toolCallId": f"nbacp-write-{self._writes}",
+                            "title": "fs/write_text_file", "kind": "edit", "status": "completed",
+                            "content": [diff], "locations": [{"path": path}]})
+        self._schedule()
+
+    def _terminal_text(self, terminal_id: str) -> TerminalText:
+        text = self._terminal_texts.get(terminal_id)
+        if text is None:
+            text = self._terminal_texts[terminal_id] = TerminalText()
+        return text
+
+    def _terminal_changed(self, terminal_id: str) -> None:
+        self._terminals[terminal_id] = self._terminal_texts[terminal_id].shown()
         for block in self._tools.values():
             if terminal_id in block.terminal_ids():
                 self._mark(block)
-        self._schedule()
+
+    def _display_terminal(self, meta: Any) -> None:
+        """claude-agent-acp's and codex-acp's display terminals (docs/files-and-terminals.md)."""
+        for terminal_id, kind, value in display_updates(meta):
+            text = self._terminal_text(terminal_id)
+            if kind == "output":
+                text.replace(value)
+            elif kind == "delta":
+                text.append(value)
+            else:
+                text.exit = value
+            self._terminal_changed(terminal_id)
 
     def cancel_tools(self) -> None:
         """The person cancelled the turn: its unfinished tool calls show as cancelled, not failed."""
         self._cancelling = True
+        self.activity.cancel()
         for block in self._tools.values():
             if block.cancel():
                 self._mark(block)
@@ -182,6 +249,8 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
     def finish(self, stop_reason: str) -> None:
         """End the turn: render everything pending now and show the stop reason."""
         self.stop_reason = stop_reason
+        if stop_reason == "cancelled":  # ACP: the turn's unfinished tool calls end cancelled with it
+            self.cancel_tools()
         self._updates = self._updates.freeze()  # the turn's updates end here; the log goes on
         self._close_message()
         self._append(LineBlock(f"Turn ended: {describe.clip(stop_reason, 80)}", "nbacp-stop"))
@@ -288,9 +357,13 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
                 block = self._tools[update.tool_call_id] = ToolCallBlock(update.tool_call_id, self._terminals)
                 self._append(block)
             block.merge(update, cancelling=self._cancelling)
+            self.activity.take(update.model_dump(mode="json", by_alias=True, exclude_none=True))
+            block.summary = self.activity.calls.get(update.tool_call_id)
             self._mark(block)
+            self._display_terminal(update.field_meta)
         elif isinstance(update, schema.AgentPlanUpdate):
             self._plan("").set_entries(update.entries)
+            self.activity.take_plan(e.model_dump(mode="json", by_alias=True) for e in update.entries)
         elif isinstance(update, schema.AgentPlanContentUpdate):
             self._plan_content(update.plan)
         elif isinstance(update, schema.AgentPlanRemovedUpdate):
@@ -329,7 +402,10 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         current = self._current
         if current is None or current.role != role or current.message_id != chunk.message_id:
             self._close_message()
-            current = self._current = MessageBlock(role, chunk.message_id, self.seal_at)
+            label = ""
+            if role == "agent" and not self._agent_labelled:
+                label, self._agent_labelled = "Agent", True
+            current = self._current = MessageBlock(role, chunk.message_id, self.seal_at, label=label)
             self._append(current)
         current.append(content.text)
         self._mark(current)
@@ -348,8 +424,10 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         block = self._plan(plan.plan_id)
         if isinstance(plan, schema.PlanUpdateItems):
             block.set_entries(plan.entries)
+            self.activity.take_plan(e.model_dump(mode="json", by_alias=True) for e in plan.entries)
         elif isinstance(plan, schema.PlanUpdateMarkdown):
             block.entries, block.markdown, block.uri = [], plan.content, None
+            self.activity.take_plan_text(plan.content)
         else:
             block.entries, block.markdown, block.uri = [], None, plan.uri
 

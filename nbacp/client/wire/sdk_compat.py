@@ -1,0 +1,111 @@
+"""What differs between the two SDK lines nbacp supports (``agent-client-protocol`` 0.12.1 and 1.x).
+
+The one place that knows (docs/protocol.md, 'Two SDK lines'). Everything else builds content
+blocks, closes connections and calls the stable methods through these functions:
+
+- content blocks: 1.0 removed ``acp.helpers`` (``text_block``, ``image_block``...). The schema
+  constructors exist on both; 0.12 requires the discriminator (``type="text"``), so it is
+  always written out here;
+- closing: 1.0's ``Connection.close()`` can re-raise the ``ConnectionError`` of a queued
+  ``$/cancel_request`` to a peer that is already gone; 0.12 closes cleanly;
+- ``session/delete`` and ``logout``: typed methods on 1.0 only; on 0.12 the raw request;
+- ``elicitation/create``: 1.0 types ``format`` as the four spec formats and refuses the whole
+  request (-32602) for any other; the spec says unknown formats are annotations, so the guard
+  calls ``clean_elicitation`` on the raw params first, on both lines;
+- auth methods: 1.0 parses a method without ``type`` (the spec's default "agent" kind) as a
+  terminal sign-in and drops env-var methods' ``vars``; the raw tap keeps the raw list and
+  ``Connection.auth_methods`` reads that (on both lines, one behaviour).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.metadata
+from typing import Any
+
+from acp import schema
+
+from nbacp.client.wire import sdk_connection
+
+__all__ = [
+    "SDK_MAJOR",
+    "SDK_VERSION",
+    "STRING_FORMATS",
+    "clean_elicitation",
+    "close",
+    "delete_session",
+    "embedded_text_block",
+    "image_block",
+    "logout",
+    "resource_link_block",
+    "text_block",
+]
+
+SDK_VERSION = importlib.metadata.version("agent-client-protocol")
+SDK_MAJOR = int(SDK_VERSION.split(".")[0])
+STRING_FORMATS = frozenset({"email", "uri", "date", "date-time"})
+"""The string formats of ACP's elicitation schema (the only ones SDK 1.0 accepts)."""
+
+
+# -- content blocks -------------------------------------------------------------------------
+def text_block(text: str) -> schema.TextContentBlock:
+    return schema.TextContentBlock(type="text", text=text)
+
+
+def image_block(data: str, mime_type: str) -> schema.ImageContentBlock:
+    """A base64 image."""
+    return schema.ImageContentBlock(type="image", data=data, mime_type=mime_type)
+
+
+def resource_link_block(
+    name: str, uri: str, *, mime_type: str | None = None, size: int | None = None
+) -> schema.ResourceContentBlock:
+    return schema.ResourceContentBlock(type="resource_link", name=name, uri=uri, mime_type=mime_type, size=size)
+
+
+def embedded_text_block(uri: str, text: str, mime_type: str | None = None) -> schema.EmbeddedResourceContentBlock:
+    """A text resource embedded in the prompt (a table as CSV, a small file)."""
+    resource = schema.TextResourceContents(uri=uri, text=text, mime_type=mime_type)
+    return schema.EmbeddedResourceContentBlock(type="resource", resource=resource)
+
+
+# -- connections ----------------------------------------------------------------------------
+async def close(conn: Any) -> None:
+    """Close a typed connection; a peer that is already gone is not an error (SDK 1.0 re-raises it)."""
+    with contextlib.suppress(ConnectionError):
+        await conn.close()
+
+
+async def delete_session(agent: Any, session_id: str) -> Any:
+    """``session/delete`` (stable in schema v1.23): the typed method on SDK 1.x, the raw request on 0.12."""
+    typed = getattr(agent, "delete_session", None)
+    if typed is not None:
+        return await typed(session_id=session_id)
+    return await sdk_connection.send_request(agent, "session/delete", {"sessionId": session_id})
+
+
+async def logout(agent: Any) -> Any:
+    """``logout`` (stable in schema v1.23): the typed method on SDK 1.x, the raw request on 0.12."""
+    typed = getattr(agent, "logout", None)
+    if typed is not None:
+        return await typed()
+    return await sdk_connection.send_request(agent, "logout", {})
+
+
+# -- incoming requests ----------------------------------------------------------------------
+def clean_elicitation(params: dict[str, Any]) -> list[str]:
+    """Drop string ``format`` values outside the spec's four from a raw ``elicitation/create``.
+
+    They are annotations (docs/protocol.md, 'Elicitation spec points'), but SDK 1.0 refuses the
+    whole request for one. Returns the property names whose format was dropped.
+    """
+    requested = params.get("requestedSchema")
+    properties = requested.get("properties") if isinstance(requested, dict) else None
+    dropped: list[str] = []
+    if not isinstance(properties, dict):
+        return dropped
+    for name, prop in properties.items():
+        if isinstance(prop, dict) and "format" in prop and prop["format"] not in STRING_FORMATS:
+            del prop["format"]
+            dropped.append(str(name))
+    return dropped

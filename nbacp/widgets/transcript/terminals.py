@@ -1,0 +1,70 @@
+"""What a turn shows of a terminal: the end of its output and its exit, bounded.
+
+Two sources feed it (docs/files-and-terminals.md): nbacp's own client terminals (the whole
+kept output each time it changes), and the "display terminals" of claude-agent-acp and
+codex-acp, which run the command themselves and put its output in a tool call's ``_meta``:
+``terminal_output`` (claude: the whole output; codex: one chunk), ``terminal_output_delta``
+(a chunk to append) and ``terminal_exit``. Only the last ``SHOWN_CHARS`` characters are kept
+for the view, so a command that prints gigabytes costs the page a constant amount.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+SHOWN_CHARS = 16_000
+"""The end of a terminal's output a turn shows (and keeps); earlier output is counted, not kept."""
+
+
+@dataclass
+class TerminalText:
+    """The shown tail of one terminal's output, how much was cut, and its exit."""
+
+    tail: str = ""
+    cut: bool = False  # earlier output is not shown (cut here, or never handed over)
+    exit: str | None = None  # "exit code 0", "killed by SIGKILL", ... once it ended
+
+    def replace(self, text: str, *, cut: bool = False) -> None:
+        self.tail, self.cut = "", cut
+        self.append(text)
+
+    def append(self, text: str) -> None:
+        self.tail += text
+        if len(self.tail) > SHOWN_CHARS:
+            self.tail = self.tail[len(self.tail) - SHOWN_CHARS :]
+            self.cut = True
+
+    def shown(self) -> str:
+        """The text the turn shows: a note that earlier output was cut, the tail, the exit."""
+        head = "… (earlier output not shown)\n" if self.cut else ""
+        end = ""
+        if self.exit:
+            end = f"[{self.exit}]" if not self.tail or self.tail.endswith("\n") else f"\n[{self.exit}]"
+        return head + self.tail + end
+
+
+def exit_line(exit_code: Any, signal: Any) -> str:
+    """"exit code 3", "killed by SIGTERM" or "ended" (neither known, e.g. a cancelled command)."""
+    if isinstance(exit_code, int):
+        return f"exit code {exit_code}"
+    if signal:
+        return f"killed by {str(signal)[:40]}"
+    return "ended"
+
+
+def display_updates(meta: Mapping[str, Any] | None) -> list[tuple[str, str, Any]]:
+    """The display-terminal parts of a tool call's ``_meta``: (terminal id, "output"|"delta"|"exit", value)."""
+    if not isinstance(meta, Mapping):
+        return []
+    found: list[tuple[str, str, Any]] = []
+    for key, kind in (("terminal_output", "output"), ("terminal_output_delta", "delta"), ("terminal_exit", "exit")):
+        part = meta.get(key)
+        if not isinstance(part, Mapping) or not isinstance(part.get("terminal_id"), str):
+            continue
+        if kind == "exit":
+            found.append((part["terminal_id"], kind, exit_line(part.get("exit_code"), part.get("signal"))))
+        elif isinstance(part.get("data"), str):
+            found.append((part["terminal_id"], kind, part["data"]))
+    return found

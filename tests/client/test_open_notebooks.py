@@ -1,0 +1,133 @@
+"""The notebook guard against a real Jupyter server: every notebook the server that runs this
+kernel has open is protected, not only the running one (docs/files-and-terminals.md, 'The notebook guard').
+
+The server (jupyter_server from this venv, on 127.0.0.1 with a token) starts real kernels for two
+notebook sessions. The test process is not one of those kernels, so for the end-to-end write it
+takes one's identity (``nbacp.kernel.kernel_id``); everything else is the real server's answer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jupyter_client.manager import KernelManager
+from support.client_methods_agent import ClientMethodsAgent
+
+import nbacp
+from nbacp.client import open_notebooks
+
+pytestmark = pytest.mark.kernel
+
+NOTEBOOK = {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    def __init__(self, url: str, token: str, runtime: Path) -> None:
+        self.url, self.token, self.runtime = url, token, runtime
+
+    def call(self, method: str, path: str, body: Any = None) -> Any:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.url + path, data=data, method=method,
+                                         headers={"Authorization": f"token {self.token}"})
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        with opener.open(request, timeout=60) as reply:
+            text = reply.read()
+        return json.loads(text) if text else None
+
+    def open(self, path: str) -> str:
+        session = self.call("POST", "api/sessions", {"path": path, "type": "notebook", "name": path,
+                                                     "kernel": {"name": "python3"}})
+        kernel_id: str = session["kernel"]["id"]
+        return kernel_id
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    root, runtime = tmp_path / "root", tmp_path / "runtime"
+    root.mkdir()
+    for name in ("a.ipynb", "b.ipynb", "closed.ipynb"):
+        (root / name).write_text(json.dumps(NOTEBOOK))
+    token, port = secrets.token_hex(16), free_port()
+    env = os.environ | {"JUPYTER_RUNTIME_DIR": str(runtime), "JUPYTER_CONFIG_DIR": str(tmp_path / "config")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "jupyter_server", "--no-browser", f"--ServerApp.port={port}",
+         "--ServerApp.ip=127.0.0.1", "--allow-root", f"--IdentityProvider.token={token}",
+         f"--ServerApp.root_dir={root}"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not list(runtime.glob("jpserver-*.json")):
+            assert process.poll() is None and time.monotonic() < deadline, "the Jupyter server did not start"
+            time.sleep(0.1)
+        yield Server(f"http://127.0.0.1:{port}/", token, runtime)
+    finally:
+        process.terminate()  # the server shuts its kernels down on SIGTERM
+        process.wait(30)
+
+
+def test_every_notebook_of_the_kernels_server_is_protected(server: Server) -> None:
+    kernel_a = server.open("a.ipynb")
+    server.open("b.ipynb")
+    root = Path(os.path.realpath(server.runtime.parent / "root"))
+    found = open_notebooks.server_notebooks(kernel_a, str(server.runtime))
+    assert found == {root / "a.ipynb", root / "b.ipynb"}
+    assert open_notebooks.server_notebooks("not-a-kernel-of-this-server", str(server.runtime)) == set()
+
+
+async def test_a_write_to_another_open_notebook_is_refused(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kernel_a = server.open("a.ipynb")
+    server.open("b.ipynb")
+    root = server.runtime.parent / "root"
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(server.runtime))
+    monkeypatch.setattr(nbacp.kernel, "kernel_id", lambda: kernel_a)  # this process plays kernel a
+    async with nbacp.connect(ClientMethodsAgent()) as conn:
+        session = await conn.new_session(root)
+        result = await session.prompt(json.dumps([
+            {"op": "write", "path": str(root / "b.ipynb"), "content": "{}"},
+            {"op": "write", "path": str(root / "closed.ipynb"), "content": json.dumps(NOTEBOOK)},
+        ]))
+    refused, written = json.loads(result.text)
+    assert refused["error"]["data"]["reason"] == "notebook_open"
+    assert json.loads((root / "b.ipynb").read_text()) == NOTEBOOK
+    assert written == {"ok": "written"}  # a notebook nobody has open
+
+
+def test_kernel_id_is_the_id_in_the_connection_file(tmp_path: Path) -> None:
+    km = KernelManager(kernel_name="python3")
+    km.connection_file = str(tmp_path / "kernel-0f1e2d3c-aaaa-bbbb-cccc-123456789abc.json")
+    km.start_kernel(cwd=str(tmp_path))
+    outputs: list[Any] = []
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=60)
+        reply = kc.execute_interactive("import nbacp.kernel; print(nbacp.kernel.kernel_id())", timeout=60,
+                                       output_hook=lambda msg: outputs.append(msg))
+        assert reply["content"]["status"] == "ok"
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+    printed = [m["content"]["text"] for m in outputs if m["msg_type"] == "stream"]
+    assert printed == ["0f1e2d3c-aaaa-bbbb-cccc-123456789abc\n"]
+
