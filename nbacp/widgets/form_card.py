@@ -75,7 +75,7 @@ class FormCard(Card[ElicitationResponse]):
         if form.deadline_ms is not None:  # counted down on the page (docs/agents.md, 'Secret questions and deadlines')
             spec["deadline_at"] = int(time.time() * 1000) + form.deadline_ms
             notes.append(countdown_text(form.deadline_ms / 1000))
-        super().__init__(spec, starting_draft(form))
+        super().__init__(spec, starting_draft(form), _dom_classes=("nbacp-form",))
         self.observe(self._on_draft, names="draft")
 
     @property
