@@ -154,7 +154,7 @@ def run_roundtrip(sizes: list[int], open_cards: int) -> None:
         ("the notebook still holding conn/session/result", mem.held),
         ("all references dropped, gc.collect()", mem.dropped),
         (f"+ close() of the {mem.leftover.total():,} widgets left registered", mem.closed),
-        (f"+ disconnecting {mem.hooks} ChoiceCard._esm.changed hooks", mem.unhooked),
+        (f"+ disconnecting {mem.hooks} Card._esm.changed hooks", mem.unhooked),
     ):
         print(f"  {label:<48} {size:>11,}  ({size / k:,.0f} per card)")
     print("  widgets left in ipywidgets' registry: " + ", ".join(f"{n} {c}" for c, n in mem.leftover.most_common()))

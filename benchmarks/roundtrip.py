@@ -37,7 +37,7 @@ from benchmarks.agent_base import BenchAgent
 from benchmarks.comms import Tally, counting_comms
 from nbacp import widgets as widgets_module
 from nbacp.widgets import ElicitationForm, shared
-from nbacp.widgets.choice_card import ChoiceCard
+from nbacp.widgets.card import Card
 
 PICKS = ("Tests", "Docs")
 CUSTOM = "and a benchmark"
@@ -285,7 +285,7 @@ class Leftovers:
 
     ipywidgets keeps every widget in its module-level registry until ``close()``; anywidget 0.11
     connects a strong callback per instance to the class-level ``_esm`` file's ``changed``
-    signal (manzt/anywidget#929), so a ChoiceCard, and the form observing it, outlives close().
+    signal (manzt/anywidget#929), so a card outlives close().
     """
 
     registered: set[str]
@@ -319,9 +319,9 @@ class Leftovers:
 
 
 def _esm_changed() -> Any:
-    """The psygnal signal anywidget made of ChoiceCard's ``_esm`` file, or None.
+    """The psygnal signal anywidget made of the cards' ``_esm`` file, or None.
 
     Only a file-backed ``_esm`` (``ANYWIDGET_HMR=1``) has one: nbacp ships the JS as text so
-    that no such signal pins every card (see nbacp.widgets.choice_card).
+    that no such signal pins every card (see nbacp.widgets.card_code).
     """
-    return getattr(getattr(ChoiceCard, "_esm", None), "changed", None)
+    return getattr(getattr(Card, "_esm", None), "changed", None)

@@ -45,7 +45,7 @@ class Memory:
     held: int = 0  # left after close, the notebook still holding conn/session/result
     dropped: int = 0  # ... after dropping those too
     closed: int = 0  # ... after also closing the widgets left in ipywidgets' registry
-    hooks: int = 0  # callbacks left on anywidget's class-level ChoiceCard._esm.changed
+    hooks: int = 0  # callbacks left on anywidget's class-level Card._esm.changed
     unhooked: int = 0  # ... after also disconnecting those
     leftover: Counter[str] = field(default_factory=Counter)  # widget classes left in the registry
     referrers: Counter[str] = field(default_factory=Counter)  # what refers to one answered card

@@ -33,8 +33,8 @@ function optionRow(spec, option, ids) {
       "data-lm-suppress-shortcuts": "true",
     },
     [
-      h("span", { class: "nbacp-cc-mark", "aria-hidden": "true" }),
-      h("div", { class: "nbacp-cc-body" }, [h("div", {}, [label, badge]), desc, preview, note]),
+      // the box or circle is the row's ::before (card.css): one element fewer per option
+      h("div", { class: "nbacp-cc-body" }, [label, badge, desc, preview, note]),
     ],
   );
   const described = [desc && ids.desc, preview && ids.preview].filter(Boolean);
@@ -52,19 +52,19 @@ export function buildView(spec, root) {
   const name = spec.title || spec.name || "Choice";
   const ids = { title: `${base}-title`, desc: `${base}-desc`, hint: `${base}-hint`, errors: `${base}-errors` };
 
-  root.className = "nbacp-cc";
+  root.classList.add("nbacp-cc");
   // JupyterLab: keep notebook command-mode shortcuts (a, b, d d, arrows, Enter) out of the card.
   root.setAttribute("data-lm-suppress-shortcuts", "true");
 
   if (spec.title) {
     root.append(
-      h("div", { class: "nbacp-cc-title", id: ids.title }, [
+      h("div", { class: "nbacp-field-title nbacp-cc-title", id: ids.title }, [
         spec.title,
-        spec.required ? h("span", { class: "nbacp-cc-required", "aria-hidden": "true", text: "*" }) : null,
+        spec.required ? h("span", { class: "nbacp-required", "aria-hidden": "true", text: "*" }) : null,
       ]),
     );
   }
-  if (spec.description) root.append(h("div", { class: "nbacp-cc-desc", id: ids.desc, text: spec.description }));
+  if (spec.description) root.append(h("div", { class: "nbacp-field-desc", id: ids.desc, text: spec.description }));
   const hintText = S.countHint(spec);
   if (hintText && options.length) root.append(h("div", { class: "nbacp-cc-hint", id: ids.hint, text: hintText }));
 
@@ -118,8 +118,6 @@ export function buildView(spec, root) {
     const c = spec.custom;
     const inputId = `${base}-other`;
     const cdescId = `${base}-other-desc`;
-    const chintId = `${base}-other-hint`;
-    const exclusive = !multi && rows.length > 0 && !S.isNote(spec);
     const input = h("input", {
       class: "nbacp-cc-other-input",
       type: "text",
@@ -128,21 +126,21 @@ export function buildView(spec, root) {
       autocomplete: "off",
       "data-lm-suppress-shortcuts": "true",
     });
-    const described = [c.description && cdescId, exclusive && chintId].filter(Boolean);
+    // One line says what the box does: its label ("Other (replaces your choice)", "Note on your
+    // choice"); the agent's own description only when it says something else (docs/design.md).
+    const described = [c.description && cdescId].filter(Boolean);
     input.dataset.describedBase = described.join(" ");
     other = { input, box: null };
     other.box = h("div", { class: "nbacp-cc-other" }, [
       h("label", { class: "nbacp-cc-other-label", for: inputId, text: c.title || c.name || "Other" }),
       c.description ? h("div", { class: "nbacp-cc-desc", id: cdescId, text: c.description }) : null,
       input,
-      exclusive ? h("div", { class: "nbacp-cc-hint", id: chintId, text: "Text here replaces the selected option." }) : null,
     ]);
     root.append(other.box);
   }
 
-  const errorList = h("ul", { class: "nbacp-cc-errors" });
-  const errorRegion = h("div", { id: ids.errors, role: "alert" }, [errorList]);
-  root.append(errorRegion);
+  const errorList = h("ul", { class: "nbacp-cc-errors", id: ids.errors, role: "alert" });
+  root.append(errorList);
 
   return { spec, rows, list, filter, status, other, errorList, errorsId: ids.errors };
 }

@@ -1,6 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, test } from "vitest";
-import { makeSpec, mountCard, type } from "./helpers.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { formSpec, makeSpec, mountCard, type } from "./helpers.js";
 
 afterEach(() => document.body.replaceChildren());
 
@@ -43,12 +45,12 @@ describe("rendering", () => {
     expect(c.other()).not.toBeNull();
   });
 
-  test("styles come from one constant <style> element and JupyterLab variables", () => {
+  test("no <style> per card: the one stylesheet (the code model's _css) uses JupyterLab variables", () => {
     const c = mountCard(makeSpec());
-    const styles = c.el.querySelectorAll("style");
-    expect(styles.length).toBe(1);
-    expect(styles[0].textContent).toContain("var(--jp-layout-color1");
-    expect(styles[0].textContent).not.toContain("Alpha");
+    expect(c.el.querySelectorAll("style").length).toBe(0);
+    const css = readFileSync(join(process.cwd(), "src", "card.css"), "utf8"); // vitest runs from js/
+    expect(css).toContain("var(--jp-layout-color1");
+    expect(css).toContain("var(--jp-error-color1"); // the one red required marker
   });
 });
 
@@ -62,7 +64,7 @@ describe("picking and typing compose", () => {
     c.row("Beta").click();
     expect(c.answer()).toEqual({ picked: ["b"], custom: "" });
     expect(c.checked()).toEqual(["Beta"]);
-    expect(c.model.saved).toEqual([
+    expect(c.saved()).toEqual([
       { picked: ["a"], custom: "" },
       { picked: ["b"], custom: "" },
       { picked: ["b"], custom: "" },
@@ -152,20 +154,20 @@ describe("changes from Python", () => {
   test("a new answer dict re-renders picks, text and overridden state", () => {
     const c = mountCard(makeSpec());
     const rowsBefore = c.rows();
-    c.model.fromPython("answer", { picked: ["c"], custom: "" });
+    c.fromPython({ picked: ["c"], custom: "" });
     expect(c.checked()).toEqual(["Gamma"]);
-    c.model.fromPython("answer", { picked: ["c"], custom: "py text" });
+    c.fromPython({ picked: ["c"], custom: "py text" });
     expect(c.other().value).toBe("py text");
     expect(c.overridden()).toEqual(["Gamma"]);
     expect(c.rows()).toEqual(rowsBefore);
-    expect(c.model.saved).toEqual([]);
+    expect(c.saved()).toEqual([]);
   });
 
   test("an outside text change while the user types clamps the caret and keeps focus", () => {
     const c = mountCard(makeSpec());
     const input = c.other();
     type(input, "abcdef", 5);
-    c.model.fromPython("answer", { picked: [], custom: "abc" });
+    c.fromPython({ picked: [], custom: "abc" });
     expect(input.value).toBe("abc");
     expect(document.activeElement).toBe(input);
     expect(input.selectionStart).toBe(3);
@@ -174,13 +176,13 @@ describe("changes from Python", () => {
   test("errors render in the alert region and mark the group and input invalid", () => {
     const c = mountCard(makeSpec());
     expect(c.group().hasAttribute("aria-invalid")).toBe(false);
-    c.model.fromPython("errors", ["Pick one option.", "Too long."]);
+    c.setErrors(["Pick one option.", "Too long."]);
     expect(c.errors()).toEqual(["Pick one option.", "Too long."]);
     const region = c.el.querySelector('[role="alert"]');
     expect(c.group().getAttribute("aria-invalid")).toBe("true");
     expect(c.group().getAttribute("aria-describedby").split(" ")).toContain(region.id);
     expect(c.other().getAttribute("aria-invalid")).toBe("true");
-    c.model.fromPython("errors", []);
+    c.setErrors([]);
     expect(c.errors()).toEqual([]);
     expect(c.group().hasAttribute("aria-invalid")).toBe(false);
   });
@@ -202,7 +204,7 @@ describe("changes from Python", () => {
 
   test("a new spec rebuilds the card", () => {
     const c = mountCard(makeSpec());
-    c.model.fromPython("spec", makeSpec({ multi: true, title: "Now many" }));
+    c.model.fromPython("spec", formSpec([makeSpec({ multi: true, title: "Now many" })]));
     expect(c.group().getAttribute("role")).toBe("group");
     expect(c.el.querySelectorAll(".nbacp-cc").length).toBe(1);
     c.row("Alpha").click();

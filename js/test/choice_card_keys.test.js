@@ -64,18 +64,22 @@ describe("keyboard", () => {
     expect(m.answer().picked).toEqual(["c"]);
   });
 
-  test("Enter on a row or in the Other box submits; Escape cancels; nothing else is sent", () => {
+  test("Enter on a row or in the Other box accepts with the draft; Escape cancels; nothing else is sent", () => {
     const c = mountCard(makeSpec());
     key(c.row("Alpha"), "Enter");
-    expect(c.model.sent).toEqual([{ event: "submit" }]);
+    expect(c.model.sent).toEqual([{ event: "accept", seq: 1, draft: { question_0: [], question_0_custom: "" } }]);
+    c.model.fromPython("handled", 1); // the kernel refused it (nothing picked): the card unfreezes
     type(c.other(), "x");
-    key(c.other(), "Enter");
-    key(c.other(), "Escape");
-    key(c.row("Gamma"), "Escape");
-    expect(c.model.sent).toEqual([{ event: "submit" }, { event: "submit" }, { event: "cancel" }, { event: "cancel" }]);
-    key(c.other(), "Enter", { isComposing: true });
+    key(c.other(), "Enter", { isComposing: true }); // IME composition: no accept
     key(c.row("Alpha"), "a");
-    expect(c.model.sent.length).toBe(4);
+    expect(c.model.sent.length).toBe(1);
+    key(c.other(), "Enter");
+    expect(c.model.sent[1]).toEqual({ event: "accept", seq: 2, draft: { question_0: [], question_0_custom: "x" } });
+    key(c.other(), "Escape"); // frozen until the kernel handled seq 2
+    expect(c.model.sent.length).toBe(2);
+    c.model.fromPython("handled", 2);
+    key(c.row("Gamma"), "Escape");
+    expect(c.model.sent[2]).toEqual({ event: "cancel", seq: 3 });
     expect(c.answer()).toEqual({ picked: [], custom: "x" });
   });
 
@@ -131,7 +135,7 @@ describe("many options", () => {
     type(filter, "");
     expect(shown().length).toBe(10);
     expect(c.answer()).toEqual({ picked: ["v2", "z"], custom: "" });
-    expect(c.model.saved.length).toBe(2);
+    expect(c.saved().length).toBe(2);
   });
 
   test("arrows skip hidden rows; Enter and ArrowDown in the filter go to the first match; Escape clears it", () => {
@@ -151,21 +155,22 @@ describe("many options", () => {
     expect(c.rows().every((r) => !r.hidden)).toBe(true);
     expect(c.model.sent).toEqual([]);
     key(filter, "Escape");
-    expect(c.model.sent).toEqual([{ event: "cancel" }]);
+    expect(c.model.sent).toEqual([{ event: "cancel", seq: 1 }]);
   });
 });
 
-describe("disabled", () => {
-  test("every control is disabled and nothing is written or sent", () => {
+describe("frozen while an answer is on its way", () => {
+  test("after Accept nothing is written or sent until the kernel handled it; then the card is live again", () => {
     const c = mountCard(makeSpec({ options: [...makeSpec().options, ...opts(7)] }), {
       answer: { picked: ["a"], custom: "kept" },
-      disabled: true,
     });
+    c.button("Accept").click();
+    expect(c.model.sent).toEqual([{ event: "accept", seq: 1, draft: { question_0: ["a"], question_0_custom: "kept" } }]);
+    const saved = c.saved().length;
     expect(c.el.querySelector(".nbacp-cc").getAttribute("aria-disabled")).toBe("true");
-    expect(c.group().getAttribute("aria-disabled")).toBe("true");
     expect(c.rows().every((r) => r.getAttribute("aria-disabled") === "true" && r.tabIndex === -1)).toBe(true);
-    expect(c.other().disabled).toBe(true);
-    expect(c.filter().disabled).toBe(true);
+    expect(c.other().disabled && c.filter().disabled && c.button("Accept").disabled).toBe(true);
+    expect(c.el.querySelector(".nbacp-card-status").textContent).toBe("Sending…");
     c.row("Beta").click();
     key(c.row("Beta"), " ");
     key(c.row("Beta"), "Enter");
@@ -173,21 +178,24 @@ describe("disabled", () => {
     c.other().value = "changed";
     c.other().dispatchEvent(new Event("input", { bubbles: true }));
     key(c.other(), "Enter");
-    expect(c.model.saved).toEqual([]);
-    expect(c.model.sent).toEqual([]);
+    expect(c.saved().length).toBe(saved);
+    expect(c.model.sent.length).toBe(1);
     expect(c.answer()).toEqual({ picked: ["a"], custom: "kept" });
+    c.model.fromPython("errors", { question_0_custom: ["Too short."] });
+    c.model.fromPython("handled", 1);
+    expect(c.other().disabled).toBe(false);
+    expect(document.activeElement).toBe(c.other()); // focus goes to the first invalid field
+    expect(c.errors()).toEqual(["Too short."]);
   });
 
-  test("disabling later (answered) takes effect, and enabling restores the controls", () => {
+  test("an answered card shows only its summary", () => {
     const c = mountCard(makeSpec());
     c.row("Alpha").click();
-    c.model.fromPython("disabled", true);
-    c.row("Beta").click();
-    expect(c.answer().picked).toEqual(["a"]);
-    expect(c.other().disabled).toBe(true);
-    c.model.fromPython("disabled", false);
-    expect(c.other().disabled).toBe(false);
-    expect(c.row("Alpha").tabIndex).toBe(0);
+    c.model.fromPython("summary", "Accepted: Alpha");
+    c.model.fromPython("phase", "answered");
+    expect(c.rows()).toEqual([]);
+    expect(c.el.querySelector(".nbacp-summary").textContent).toBe("Accepted: Alpha");
+    expect(c.el.querySelectorAll("button").length).toBe(0);
   });
 });
 
@@ -196,6 +204,7 @@ describe("agent text is never HTML", () => {
   test("labels, descriptions, previews, titles and placeholders end up as text", () => {
     const c = mountCard({
       name: payload,
+      kind: "choice",
       title: payload,
       description: payload,
       required: true,
@@ -204,18 +213,19 @@ describe("agent text is never HTML", () => {
         { value: payload, label: payload, description: payload, preview: payload, recommended: true },
         ...opts(9, { label: `<b>bold</b>`, description: `<script>alert(2)</script>` }).map((o, i) => ({ ...o, value: `x${i}` })),
       ],
-      custom: { name: payload, title: payload, description: payload, placeholder: payload },
+      custom: { name: `${payload}_custom`, title: payload, description: payload, placeholder: payload },
       min_items: null,
       max_items: null,
     });
-    c.model.fromPython("errors", [payload]);
-    c.model.fromPython("answer", { picked: [payload], custom: payload });
+    c.setErrors([payload]);
+    c.fromPython({ picked: [payload], custom: payload });
     for (const tag of ["img", "script", "b"]) expect(c.el.querySelector(tag)).toBeNull();
     const row = c.rows()[0];
     expect(row.querySelector(".nbacp-cc-label").textContent).toBe(payload);
     expect(row.querySelector(".nbacp-cc-opt-desc").textContent).toBe(payload);
     expect(row.querySelector("pre").textContent).toBe(payload);
     expect(c.el.querySelector(".nbacp-cc-title").firstChild.textContent).toBe(payload);
+    expect(c.el.querySelector(".nbacp-card-errors")).not.toBeNull();
     expect(c.el.querySelector(".nbacp-cc-other-label").textContent).toBe(payload);
     expect(c.other().placeholder).toBe(payload);
     expect(c.other().value).toBe(payload);
@@ -229,7 +239,7 @@ describe("agent text is never HTML", () => {
   test("the source never parses markup", () => {
     const dir = join(process.cwd(), "src"); // vitest runs from js/
     const files = readdirSync(dir).filter((f) => f.endsWith(".js"));
-    expect(files).toContain("choice_card.js");
+    expect(files).toContain("card.js");
     for (const f of files) {
       expect(readFileSync(join(dir, f), "utf8")).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|DOMParser|document\.write/);
     }

@@ -2,10 +2,10 @@
 // change:<key> events, save_changes recording what would travel to Python, and send().
 
 export function fakeModel(state) {
-  const data = { answer: { picked: [], custom: "" }, errors: [], disabled: false, ...state };
+  const data = { draft: {}, errors: {}, handled: 0, phase: "open", summary: "", ...state };
   const handlers = new Map();
   const model = {
-    saved: [], // snapshot of `answer` at every save_changes
+    saved: [], // snapshot of `draft` at every save_changes
     sent: [], // messages passed to send()
     get: (key) => data[key],
     set(key, value) {
@@ -14,7 +14,7 @@ export function fakeModel(state) {
       if (changed) model.emit(`change:${key}`);
     },
     save_changes() {
-      model.saved.push(structuredClone(data.answer));
+      model.saved.push(structuredClone(data.draft));
     },
     on(name, fn) {
       if (!handlers.has(name)) handlers.set(name, new Set());

@@ -131,7 +131,7 @@ class _ThisCell:
             return
 
         def settled(summary: Any) -> None:  # answered: a line of text, no widget (docs/record.md, 'Saved notebooks')
-            view.update(Static(str(summary.value)))
+            view.update(Static(summary))
             close_tree([card])
 
         card.on_settle(settled)

@@ -3,8 +3,9 @@
 Modules: :mod:`.versions` (which kernel, what it can do), :mod:`.forwarding` (comm messages
 let through while a cell waits, ipykernel < 7.4), :mod:`.status` (busy/idle that keeps the
 status bar "Busy" under an awaiting cell), :mod:`.interrupt` (the stop button during a wait),
-:mod:`.edits` (edits the front end may still hold back), :mod:`.replies` (7.0-7.3's stranded
-shell requests), :mod:`.identity` (this kernel's id, as its Jupyter server knows it).
+:mod:`.replies` (7.0-7.3's stranded shell requests), :mod:`.identity` (this kernel's id, as its
+Jupyter server knows it). Edits the front end holds back no longer matter for an answer: a
+card's action carries its draft (docs/slow-links.md).
 
 Facts this package encodes (docs/kernels.md): on ipykernel >= 7.4 widget comm
 messages are dispatched while an async cell holds the shell, so a cell can ``await`` a widget;
@@ -17,14 +18,6 @@ implementation.
 
 from __future__ import annotations
 
-from nbacp.kernel.edits import (
-    EDIT_LAG_TOLERANCE,
-    EDIT_SETTLE_SECONDS,
-    LATE_EDITS_MESSAGE,
-    edit_settle_delay,
-    edits_may_lag,
-    track_front_end_edits,
-)
 from nbacp.kernel.forwarding import can_await_widgets, cell_wait_refusal
 from nbacp.kernel.identity import kernel_id
 from nbacp.kernel.interrupt import (
@@ -41,16 +34,11 @@ from nbacp.kernel.status import ensure_comm_status
 from nbacp.kernel.versions import MIN_AWAIT_VERSION, ipykernel_version, older_kernel_message, running_in_kernel
 
 __all__ = [
-    "EDIT_LAG_TOLERANCE",
-    "EDIT_SETTLE_SECONDS",
     "INTERRUPTED_MESSAGE",
     "INTERRUPT_CALLBACK_TIMEOUT",
-    "LATE_EDITS_MESSAGE",
     "MIN_AWAIT_VERSION",
     "can_await_widgets",
     "cell_wait_refusal",
-    "edit_settle_delay",
-    "edits_may_lag",
     "ensure_comm_status",
     "ensure_stream_replies",
     "in_cell_task",
@@ -60,7 +48,6 @@ __all__ = [
     "older_kernel_message",
     "run_sync",
     "running_in_kernel",
-    "track_front_end_edits",
     "wait_in_cell",
     "wait_interruptible",
 ]

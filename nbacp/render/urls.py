@@ -4,11 +4,14 @@ Pure text checks, kept apart from the URL consent card (``nbacp.widgets.url_card
 and are tested without widgets: only http and https, no spaces, invisible or control
 characters, a host; warnings for punycode and non-ASCII hosts, hosts that mix scripts
 (look-alike letters, after UTS #39's "highly restrictive" level), text before ``@`` and
-plain http. The card shows the host as the browser will contact it.
+plain http to another machine (loopback, the person's own machine, is not warned about: the
+traffic never leaves it). The card shows the host as the browser will contact it, and the full
+URL with the host marked (``url_parts``).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import unicodedata
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -118,9 +121,50 @@ def check_url(url: str) -> UrlCheck:
         warnings.append(f"The host mixes scripts ({names}): look-alike letters can imitate another site.")
     if parts.username is not None or "@" in parts.netloc:
         warnings.append(f"The link has text before '@' in its address; the site it opens is '{display_host}'.")
-    if scheme == "http":
+    if scheme == "http" and not is_loopback(raw_host):
         warnings.append("The link is not encrypted (http).")
     if port is not None:
         host_port = f":{port}"
         host, display_host = host + host_port, display_host + host_port
     return UrlCheck(url, host=host, display_host=display_host, warnings=tuple(warnings))
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is this machine: 127.0.0.0/8, ::1, ``localhost`` or a name under it.
+
+    Browsers resolve ``localhost`` and ``*.localhost`` to loopback themselves (RFC 6761 6.3;
+    Chromium and Firefox treat them as secure contexts), so plain http there crosses no network.
+    """
+    name = host.strip("[]").rstrip(".").lower()
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def url_parts(url: str) -> tuple[str, str, str]:
+    """``url`` cut around its host as written: ``(before, host, after)``, joined they are ``url``.
+
+    The card shows the whole URL with the host part marked, so ``https://bank.example@evil.example``
+    marks ``evil.example``. A URL without a findable host gives ``(url, "", "")``.
+    """
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url, "", ""
+    if not parts.netloc:
+        return url, "", ""
+    start = url.find("//")
+    if start < 0:
+        return url, "", ""
+    start += 2
+    netloc = url[start : start + len(parts.netloc)]
+    host_start = netloc.rfind("@") + 1
+    rest = netloc[host_start:]
+    bracket = rest.find("]") + 1 if rest.startswith("[") else 0  # an IPv6 literal holds colons
+    colon = rest.find(":", bracket)
+    end = bracket or (colon if colon >= 0 else len(rest))
+    begin = start + host_start
+    return url[:begin], url[begin : begin + end], url[begin + end :]

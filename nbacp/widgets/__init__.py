@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 _EXPORTS = {
     "Card": "nbacp.widgets.card",
-    "ChoiceCard": "nbacp.widgets.choice_card",
     "ElicitationForm": "nbacp.widgets.form_card",
     "FormCard": "nbacp.widgets.form_card",
     "UrlConsentCard": "nbacp.widgets.url_card",
@@ -24,7 +23,6 @@ _EXPORTS = {
 __all__ = [
     "AuthCard",
     "Card",
-    "ChoiceCard",
     "ElicitationForm",
     "FormCard",
     "PermissionCard",
@@ -36,7 +34,6 @@ __all__ = [
 if TYPE_CHECKING:
     from nbacp.widgets.auth_card import AuthCard
     from nbacp.widgets.card import Card
-    from nbacp.widgets.choice_card import ChoiceCard
     from nbacp.widgets.form_card import ElicitationForm, FormCard
     from nbacp.widgets.permission_card import PermissionCard
     from nbacp.widgets.toolbar import SessionToolbar

@@ -1,21 +1,26 @@
 """The card shown when an agent answers "Authentication required": its methods, one button each.
 
-It never asks for a secret. A password box would send the key through widget state, which
-the notebook saves; an env-var method instead names the variables the agent reads, to be set
-in the kernel's environment (the agent inherits it) or given with ``connect(env=...)``.
-Choosing a method makes the client call ``authenticate`` and retry the failed request once;
-``await card`` gives the chosen method id, or None when the person cancelled.
+One anywidget model (``nbacp.widgets.card.Card``, docs/consent-cards.md, 'Authentication card'). It
+never asks for a secret. A password box would send the key through widget state, which the
+notebook saves; an env-var method instead names the variables the agent reads, to be set in
+the kernel's environment (the agent inherits it) or given with ``connect(env=...)``.
+Choosing a method (``{"event": "authenticate", "method_id"}`` from the page, ``choose()`` from
+Python: the same handler) makes the client call ``authenticate`` and retry the failed request
+once; ``await card`` gives the chosen method id, or None when the person cancelled.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-import ipywidgets as widgets
-
 from nbacp.widgets.card import Card
-from nbacp.widgets.text import card_style, text_label, visible_controls
+from nbacp.widgets.text import safe_text, visible_controls
+
+TERMINAL_NOTE = "Terminal sign-in is not supported in the notebook."
+CANCEL_ACTION = {
+    "event": "cancel", "label": "Cancel", "style": "default", "hint": "Do not authenticate; the request fails",
+}
 
 
 def method_kind(method: Any) -> str:
@@ -30,13 +35,43 @@ def _get(method: Any, name: str) -> Any:
     return method.get(name) if isinstance(method, dict) else getattr(method, name, None)
 
 
-def env_var_names(method: Any) -> list[str]:
-    """The variables an env-var method reads (optional ones marked), [] for other kinds."""
-    names = []
-    for var in _get(method, "vars") or ():
-        name = str(_get(var, "name"))
-        names.append(f"{name} (optional)" if _get(var, "optional") else name)
-    return names
+def _visible(text: Any) -> str:
+    return visible_controls(safe_text(str(text)))
+
+
+def env_vars(method: Any) -> list[dict[str, Any]]:
+    """The variables an env-var method reads, ``[{"name", "optional"}]``; [] for other kinds."""
+    found = _get(method, "vars") or ()
+    return [{"name": _visible(_get(var, "name")), "optional": bool(_get(var, "optional"))} for var in found]
+
+
+def method_row(method: Any) -> dict[str, Any]:
+    """One method as the card shows it (docs/consent-cards.md, 'Authentication card')."""
+    kind = method_kind(method)
+    method_id = str(_get(method, "id"))
+    link = _get(method, "link") if kind == "env_var" else None
+    return {
+        "id": method_id,
+        "name": _visible(_get(method, "name") or method_id),
+        "description": _visible(_get(method, "description") or ""),
+        "vars": env_vars(method) if kind == "env_var" else [],
+        "link": _visible(link) if link else "",
+        # nbacp does not advertise clientCapabilities.auth.terminal: it cannot run a login terminal
+        "usable": kind != "terminal",
+        "note": TERMINAL_NOTE if kind == "terminal" else "",
+    }
+
+
+def auth_spec(methods: Sequence[Any], agent: str | None, reason: str, notes: Sequence[str] = ()) -> dict[str, Any]:
+    """The card's ``spec``; ``notes``: lines shown under the methods (e.g. a repeated method id)."""
+    return {
+        "kind": "auth",
+        "header": f"{_visible(agent or 'The agent')} needs you to sign in before it can go on",
+        "message": _visible(reason),
+        "methods": [method_row(m) for m in methods],
+        "notes": [_visible(note) for note in notes],
+        "actions": [dict(CANCEL_ACTION)],
+    }
 
 
 def distinct_methods(methods: Sequence[Any]) -> tuple[list[Any], list[str]]:
@@ -64,71 +99,20 @@ class AuthCard(Card["str | None"]):
     """Lists the agent's authentication methods; ``choose(id or name)`` or ``cancel()``."""
 
     def __init__(self, methods: Sequence[Any], *, agent: str | None = None, reason: str = "") -> None:
-        super().__init__()
-        self.add_class("nbacp-auth-card")
-        self.methods, repeats = distinct_methods(methods)
+        distinct, repeats = distinct_methods(methods)
+        super().__init__(auth_spec(distinct, agent, reason, repeats), _dom_classes=("nbacp-auth-card",))
+        self.methods = distinct
         self.agent = agent
-        who = visible_controls(agent or "The agent")
-        rows: list[widgets.Widget] = [
-            card_style(),
-            text_label(f"{who} needs you to sign in before it can go on", "nbacp-agent", bold=True),
-        ]
-        if reason:
-            rows.append(text_label(visible_controls(reason), "nbacp-auth-reason"))
-        self.buttons: dict[str, widgets.Button] = {}
-        for method in self.methods:
-            rows.append(self._method_row(method))
-        rows.extend(text_label(note, "nbacp-auth-repeated") for note in repeats)
-        if not self.methods:
-            rows.append(text_label("The agent offered no authentication methods; only cancelling closes this."))
-        cancel = widgets.Button(description="Cancel", tooltip="Do not authenticate; the request fails")
-        cancel.add_class("nbacp-auth-cancel")
-        cancel.on_click(lambda _b: self.cancel())
-        self.cancel_button = cancel
-        rows.append(cancel)
-        self.children = (*rows, self.summary)
-
-    def _method_row(self, method: Any) -> widgets.Widget:
-        method_id, name = str(_get(method, "id")), str(_get(method, "name") or _get(method, "id"))
-        kind = method_kind(method)
-        parts: list[widgets.Widget] = []
-        description = _get(method, "description")
-        if description:
-            parts.append(text_label(visible_controls(str(description)), "nbacp-auth-description"))
-        if kind == "env_var":
-            names = env_var_names(method)
-            parts.append(
-                text_label(
-                    "Reads " + ", ".join(names) + " from the agent's environment: set it in the kernel "
-                    "(os.environ) or pass connect(env={...}), then choose this.",
-                    "nbacp-auth-vars",
-                )
-            )
-            link = _get(method, "link")
-            if link:
-                parts.append(text_label(f"Get credentials at: {visible_controls(str(link))}", "nbacp-auth-link"))
-        button = widgets.Button(
-            description=visible_controls(name),
-            tooltip=f"Authenticate with {method_id!r}",
-            layout=widgets.Layout(width="auto"),
-            button_style="primary",
-        )
-        button.add_class("nbacp-auth-method")
-        if kind == "terminal":
-            # nbacp does not advertise clientCapabilities.auth.terminal: it cannot run a login terminal
-            button.disabled = True
-            parts.append(text_label("Terminal sign-in is not supported in the notebook.", "nbacp-auth-terminal"))
-        else:
-            button.on_click(lambda _b, chosen=method: self._choose_method(chosen))
-        self.buttons[method_id] = button
-        return widgets.VBox([button, *parts], layout=widgets.Layout(margin="4px 0"))
 
     def choose(self, method_id_or_name: str) -> bool:
-        """Choose a method by id or name, as clicking its button would."""
-        return self._choose(self._find(method_id_or_name))
+        """Choose a method by id or name, through the handler a click's message runs."""
+        method_id = self._find(method_id_or_name)
+        if method_kind(self._method(method_id)) == "terminal":
+            raise ValueError(f"{method_id!r} is a terminal sign-in, which nbacp does not support.")
+        return self._handle({"event": "authenticate", "method_id": method_id})
 
     def cancel(self) -> bool:
-        return self._resolve(None, "Cancelled: did not authenticate")
+        return self._handle({"event": "cancel"})
 
     def _find(self, key: str) -> str:
         for method in self.methods:
@@ -140,14 +124,18 @@ class AuthCard(Card["str | None"]):
         choices = ", ".join(repr(str(_get(m, "id"))) for m in self.methods) or "none"
         raise ValueError(f"{key!r} is not one of the agent's authentication methods; choices: {choices}")
 
-    def _choose(self, method_id: str) -> bool:
-        return self._choose_method(next(m for m in self.methods if str(_get(m, "id")) == method_id))
+    def _method(self, method_id: str) -> Any:
+        return next((m for m in self.methods if str(_get(m, "id")) == method_id), None)
 
-    def _choose_method(self, method: Any) -> bool:
-        method_id = str(_get(method, "id"))
-        if method_kind(method) == "terminal":
-            raise ValueError(f"{method_id!r} is a terminal sign-in, which nbacp does not support.")
-        return self._resolve(method_id, f"Authenticating with: {_get(method, 'name') or method_id}")
+    def _action(self, event: str, content: Mapping[str, Any]) -> bool:
+        if event == "cancel":
+            return self._resolve(None, "Cancelled: did not authenticate")
+        method = self._method(str(content.get("method_id"))) if event == "authenticate" else None
+        if method is None or method_kind(method) == "terminal":
+            self.errors = {"": [f"Not an action of this card: {event!r} {content.get('method_id')!r}."]}
+            return False
+        name = _get(method, "name") or _get(method, "id")
+        return self._resolve(str(_get(method, "id")), f"Authenticating with: {_visible(name)}")
 
     def _cancel_response(self) -> str | None:
         return None

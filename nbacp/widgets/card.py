@@ -1,80 +1,97 @@
-"""The shared life cycle of every interactive card: shown, answered exactly once, then a record.
+"""The base of every interactive card: one anywidget model whose state is the draft.
 
-A card is an ipywidgets container that a person (or a headless policy acting through the
-same methods) answers. The answer is delivered through ``await card``; after it the card's
-controls are closed (their widget models freed in the kernel and the front end) and the
-card shows, in the same place, one line saying what was sent: an answered card is two small
-models (the card's box and its summary label), so a long session does not keep every form
-it ever showed (docs/notebooks.md, 'What a card costs').
+The front-end contract (state keys, messages, who sends what) is docs/cards.md. In short:
+the kernel writes ``spec`` once; the page writes ``draft`` on every edit; an action (Accept,
+Decline, Cancel, a permission option...) is a custom message that carries the page's draft
+with it, and the kernel answers only from that message's draft, validated exactly as an edit
+would be. ipywidgets holds a model's next state update until the kernel confirmed the
+previous one, but never a custom message, so the answer is what the page showed at the click
+on any link (docs/slow-links.md). The kernel then writes ``errors``, ``handled``, ``phase``
+and ``summary``, never ``draft`` in reply to an action.
+
+Headless policies and ``view.pick`` / ``view.fill`` / ``view.accept`` act on the same state
+through the same handler a click's message runs (``_handle``). An answered card is the same
+model with its state shrunk to ``{phase, summary}``: one model, nothing kept but the summary
+(docs/notebooks.md, 'What a card costs').
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Mapping
 from typing import Any, Generic, TypeVar
 
-import ipywidgets as widgets
+import anywidget
+import traitlets
 
 from nbacp import kernel
 from nbacp.form.card_answer import ACTIONS, CardAnswer
-from nbacp.widgets import shared
-from nbacp.widgets.text import NO_TYPESET_CLASSES, visible_controls
+from nbacp.widgets import card_code, shared
+from nbacp.widgets.text import visible_controls
 
 T = TypeVar("T")
-_NONE: list[Any] = []  # shared empty list for settled cards (never appended to: a settled card is resolved)
+_NONE: list[Any] = []  # shared empty list for answered cards (never appended to)
+
+OPEN, SENT, ANSWERED = "open", "sent", "answered"
+"""``phase``: answerable; answered but still reporting (a URL card waits for completion); done."""
 
 
-class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is untyped
-    """Base for FormCard, UrlConsentCard and PermissionCard.
+class Card(anywidget.AnyWidget, Generic[T]):
+    """One card, one model. Subclasses give ``spec`` and a starting ``draft`` and implement
+    ``_action(event, content)`` (answer through ``_resolve``) and ``_cancel_response()``.
 
-    Subclasses build their controls, call ``self._resolve(response, summary)`` from the
-    action that answers, and implement ``_cancel_response()`` so that the client can close a
-    card the agent no longer waits for (``cancel_pending``).
+    ``_esm`` is the stub that renders through the shared ``CardCode`` (or the whole bundle
+    where the front end cannot share it, with the stylesheet as ``_css``).
     """
 
-    children: Any  # the traitlets descriptor of ipywidgets' Box (untyped)
+    _esm = card_code.card_module()
+    _css = "" if card_code.HOST_LOOKUP else card_code.css_source()
 
-    def __init__(self, **kwargs: Any) -> None:
-        kernel.ensure_comm_status()  # or only the first edit of each control arrives while a cell awaits
+    code = traitlets.Unicode("").tag(sync=True)
+    spec = traitlets.Dict().tag(sync=True)
+    draft = traitlets.Dict().tag(sync=True)
+    errors = traitlets.Dict().tag(sync=True)
+    handled = traitlets.Int(0).tag(sync=True)
+    phase = traitlets.Unicode(OPEN).tag(sync=True)
+    summary = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, spec: Mapping[str, Any], draft: Mapping[str, Any] | None = None, **kwargs: Any) -> None:
+        kernel.ensure_comm_status()  # a cell awaiting a card sees busy/idle for its messages (docs/kernels.md)
         kernel.ensure_stream_replies()  # or ipykernel 7.0-7.3 can leave a request unread
-        kernel.track_front_end_edits()  # so an answer is never sent before edits still on their way
+        if "code" not in kwargs and self._esm == card_code.CARD_STUB:
+            kwargs["code"] = f"anywidget:{card_code.card_code().model_id}"
         kwargs.setdefault("layout", shared.layout())
-        kwargs.setdefault("_dom_classes", ("nbacp-card",))
-        super().__init__(**kwargs)
+        super().__init__(spec=dict(spec), draft=dict(draft or {}), **kwargs)
+        self._lock = threading.RLock()  # front-end messages may run on a kernel subshell thread
         self._response: T | None = None
         self._resolved = False
-        self._settled = False
         self._waiters: list[asyncio.Future[T]] = []
         self._on_resolve: list[Callable[[T], None]] = []
-        self._summary_text = ""
         self._undelivered: T | None = None  # the response as sent, until the client has it
         self.asked_at = time.monotonic()
         self.withdrawn_after: float | None = None
         """Seconds the agent waited before it withdrew the request ($/cancel_request), or None."""
-        self._summary: widgets.Label | None = None
-        self._on_settle: list[Callable[[widgets.Label], None]] = []
+        self._on_settle: list[Callable[[str], None]] = []
         # Set by the client: why a response cannot be sent (e.g. over the websocket's size limit), or None.
         self.response_check: Callable[[T], str | None] | None = None
+        self.on_msg(self._on_front_end)
 
-    @property
-    def summary(self) -> widgets.Label:
-        """The one-line record of the answer (made when first needed: a pending card has none)."""
-        if self._summary is None:
-            # The summary repeats agent text (chosen labels); keep MathJax from typesetting it.
-            self._summary = widgets.Label(
-                value=self._summary_text,
-                layout=shared.layout(),
-                style=shared.label_style(),
-                _dom_classes=(*NO_TYPESET_CLASSES, "nbacp-summary"),
-            )
-        return self._summary
+    @traitlets.validate("draft")
+    def _no_draft_once_answered(self, proposal: Any) -> Any:
+        # A page's held update can arrive after the answer (docs/slow-links.md): it changes nothing.
+        return {} if self.phase == ANSWERED else proposal["value"]
 
     # -- the answer -------------------------------------------------------------------
     @property
     def done(self) -> bool:
         return self._resolved
+
+    @property
+    def settled(self) -> bool:
+        """True once only the summary is left (spec and draft emptied)."""
+        return self.phase == ANSWERED
 
     @property
     def response(self) -> T | None:
@@ -101,8 +118,6 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
         kernel.refuse_to_wait_in_cell()
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._waiters.append(future)
-        # In a cell: widget messages flow while it waits, and the stop button cancels the card
-        # (the agent gets a cancel) and ends the cell; elsewhere a plain await.
         return await kernel.wait_in_cell(future, on_interrupt=self._stopped)
 
     def _stopped(self) -> str:
@@ -110,42 +125,61 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
         done = "the question was answered as cancelled" if cancelled else "the question was already answered"
         return f"Stopped from the notebook: {done}."
 
+    # -- actions: a click's message and a Python call run the same handler -------------
+    def _on_front_end(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """A custom message from the page: ``{"event", "seq", "draft"?, ...}`` (docs/cards.md)."""
+        if not isinstance(content, dict):
+            return
+        seq = content.get("seq")
+        with self.hold_sync():  # errors and handled reach the page together
+            self._handle(content)
+            if isinstance(seq, int) and not isinstance(seq, bool) and seq > self.handled and not self.settled:
+                self.handled = seq  # the page unfreezes (a refused accept) once it sees its seq handled
+
+    def _handle(self, content: Mapping[str, Any]) -> bool:
+        """Run one action; False when it did not answer (refused, unknown, or already answered).
+
+        Late messages (a double click, a held update's companion after the answer) are ignored.
+        """
+        event = content.get("event")
+        with self._lock:
+            if self._resolved or not isinstance(event, str):
+                return False
+            return self._action(event, content)
+
+    def _action(self, event: str, content: Mapping[str, Any]) -> bool:
+        """Subclasses: answer ``event`` (through ``_resolve``) or refuse it (set ``errors``)."""
+        raise NotImplementedError
+
     def _resolve(self, response: T, summary: str, *, checked: bool = True) -> bool:
         """Deliver ``response`` once; later calls (double clicks, late cancels) are ignored.
 
         A response the client cannot send (``response_check``) is refused: the card stays open
         and says why, so the person can shorten the answer instead of losing the connection.
         """
-        if self._resolved:
-            return False
-        problem = self.response_check(response) if checked and self.response_check is not None else None
-        if problem is not None:  # shown where the summary will be, and the card stays answerable
-            label = self.summary
-            label.value = visible_controls(f"Not sent: {problem}")
-            label.add_class("nbacp-refusal")
-            if label not in self.children:
-                self.children = (*self.children, label)
-            return False
-        self._resolved = True
-        self._response = self._kept(response)
-        # The summary repeats agent text (a chosen label, a method's name): the same text safety
-        # as the card's own buttons, since it is also the line the turn's record keeps.
-        summary = visible_controls(summary)
-        self._summary_text = summary
-        if self._summary is not None:
-            self._summary.value = summary
-            self._summary.remove_class("nbacp-refusal")
-        waiters, self._waiters = self._waiters, []
-        if not waiters:  # answered before anyone awaited (a synchronous policy): the first await gets it
-            self._undelivered = response
-        callbacks, self._on_resolve = self._on_resolve, []
-        if self._settles_on_resolve():
-            self._settle()
-        else:
-            self._disable()
+        with self._lock:
+            if self._resolved:
+                return False
+            problem = self.response_check(response) if checked and self.response_check is not None else None
+            if problem is not None:
+                self.errors = {"": [visible_controls(f"Not sent: {problem}")]}
+                return False
+            self._resolved = True
+            self._response = self._kept(response)
+            waiters, self._waiters = self._waiters, _NONE
+            if not waiters:  # answered before anyone awaited (a synchronous policy): the first await gets it
+                self._undelivered = response
+            callbacks, self._on_resolve = self._on_resolve, _NONE
+            with self.hold_sync():
+                # The summary repeats agent text (a chosen label, a method's name): the same text
+                # safety as the card's own buttons, since it is also the line the turn's record keeps.
+                self.summary = visible_controls(summary)
+                if self._settles_on_resolve():
+                    self._settle()
+                else:
+                    self.phase = SENT
         for future in waiters:
-            if not future.done():
-                future.set_result(response)
+            _set_result(future, response)
         for callback in callbacks:
             callback(self._response)
         return True
@@ -163,7 +197,7 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
         that asks several questions (the form) gives one per question.
         """
         action, value = self._answer_value(self._response)
-        return [CardAnswer(kind, question, action, value, line=self._summary_text)]
+        return [CardAnswer(kind, question, action, value, line=self.summary)]
 
     def _answer_value(self, response: Any) -> tuple[str, Any]:
         """(action, value) of a response: an elicitation's action and content, else accept/cancel."""
@@ -174,29 +208,15 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
 
     def __repr__(self) -> str:
         # Also the text/plain of the cell output: short and stable, so saved notebooks and
-        # nbval's comparisons do not depend on the widget tree (ipywidgets' default repr does).
-        state = self._summary_text if self._resolved else "waiting for an answer"
+        # nbval's comparisons do not depend on the widget state.
+        state = self.summary if self._resolved else "waiting for an answer"
         return f"<{type(self).__name__}: {state}>"
-
-    def _edits_may_lag(self) -> bool:
-        """True when a front-end action arrived while the front end may still hold edits of
-        this card's widgets (the kernel was busy): answering now could send a partial draft."""
-        return kernel.edits_may_lag(_model_ids(self))
-
-    def _edit_settle_delay(self) -> float:
-        """Seconds before a front-end click may be answered (an edit held by the front end
-        right after the previous one reached the kernel may still be on its way)."""
-        return kernel.edit_settle_delay(_model_ids(self))
 
     # -- closing from outside ---------------------------------------------------------
     def note_policy_failure(self, exc: BaseException) -> None:
-        """The headless answer policy raised on this card: say so under it; a person answers it."""
-        note = widgets.Label(
-            value=visible_controls(f"The answer policy failed ({type(exc).__name__}: {exc}); answer by hand."),
-            _dom_classes=NO_TYPESET_CLASSES,
-        )
-        note.add_class("nbacp-policy-error")
-        self.children = (*self.children, note)
+        """The headless answer policy raised on this card: say so on it; a person answers it."""
+        note = visible_controls(f"The answer policy failed ({type(exc).__name__}: {exc}); answer by hand.")
+        self.errors = {**self.errors, "": [note]}
 
     def cancel_pending(self, reason: str) -> bool:
         """Close an open card as cancelled because the agent stopped waiting (turn ended, disconnect)."""
@@ -214,66 +234,61 @@ class Card(widgets.VBox, Generic[T]):  # type: ignore[misc]  # ipywidgets is unt
         raise NotImplementedError
 
     # -- giving the memory back -------------------------------------------------------
-    @property
-    def settled(self) -> bool:
-        """True once the controls are closed and only the summary is left."""
-        return self._settled
-
     def _settles_on_resolve(self) -> bool:
-        """Whether resolving ends the card's interaction (a URL card still waits after consent)."""
+        """Whether resolving ends the card (a URL card still reports after consent: ``_settle`` later)."""
         return True
 
     def _settle(self) -> None:
-        """Close every control and show only the summary, in place; drop what held the controls."""
-        if self._settled:
+        """Shrink the state to the summary (and the card's kind) and drop what Python held for the open card."""
+        if self.phase == ANSWERED:
             return
-        self._settled = True
-        summary = self.summary
-        old = list(self.children)
-        self.children = (summary,)
-        shared.close_tree(old, keep=(summary,))
+        with self.hold_sync():
+            kind = self.spec.get("kind")
+            self.spec = {"kind": kind} if isinstance(kind, str) else {}  # the page keeps its card's class
+            self.draft = {}
+            self.errors = {}
+            self.phase = ANSWERED
         self._release()
         callbacks, self._on_settle = self._on_settle, _NONE
         for callback in callbacks:
-            callback(summary)
+            callback(self.summary)
 
-    def on_settle(self, callback: Callable[[widgets.Label], None]) -> None:
-        """Run ``callback(summary)`` once the controls are closed (at once if they already are).
-
-        A container that shows the card (the transcript) may then show the summary label in the
-        card's place and close the card's own box: one model per answered card.
-        """
-        if self._settled:
+    def on_settle(self, callback: Callable[[str], None]) -> None:
+        """Run ``callback(summary)`` once the interaction is over (at once if it already is): a
+        cell showing the card outside a turn may then replace it with that line of text
+        (docs/record.md, 'Saved notebooks')."""
+        if self.settled:
             callback(self.summary)
         else:
             self._on_settle.append(callback)
 
-    def _disable(self) -> None:
-        """Disable every control inside the card (while a resolved card still shows them)."""
-        stack: list[widgets.Widget] = list(self.children)
-        while stack:
-            child = stack.pop()
-            if hasattr(child, "disabled"):
-                child.disabled = True
-            stack.extend(getattr(child, "children", ()))
-
     def _release(self) -> None:
-        """Drop references to closed controls and callbacks (subclasses extend this)."""
+        """Drop references held for the open card (subclasses extend this)."""
         self._on_resolve = self._waiters = _NONE
+
+
+def _set_result(future: asyncio.Future[Any], value: Any) -> None:
+    """Resolve ``future`` from any thread: card messages may run on a kernel subshell thread
+    (ipykernel 7.4 with JupyterLab's widget manager), where ``set_result`` would not wake the
+    loop awaiting it (docs/kernels.md, 'Subshells')."""
+    try:
+        running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    loop = future.get_loop()
+    if running is loop or loop.is_closed():
+        if not future.done():
+            future.set_result(value)
+        return
+
+    def settle() -> None:
+        if not future.done():
+            future.set_result(value)
+
+    loop.call_soon_threadsafe(settle)
 
 
 def withdrawn_text(seconds: float) -> str:
     """The record's line for a request the agent withdrew after ``seconds``."""
     return f"Withdrawn by the agent after {round(seconds)} s."
 
-
-def _model_ids(root: widgets.Widget) -> list[str]:
-    ids: list[str] = []
-    stack: list[widgets.Widget] = [root]
-    while stack:
-        widget = stack.pop()
-        model_id = getattr(getattr(widget, "comm", None), "comm_id", None)
-        if isinstance(model_id, str):
-            ids.append(model_id)
-        stack.extend(getattr(widget, "children", ()))
-    return ids

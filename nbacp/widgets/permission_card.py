@@ -1,103 +1,52 @@
 """The card for ``session/request_permission``: what the tool wants to do, and the agent's options.
 
+One anywidget model (``nbacp.widgets.card.Card``). Its ``spec`` is
+``nbacp.render.permission.permission_spec`` (the command as code, files, coloured diffs, the
+arguments table, ids under a fold) plus one action button per agent option; a click sends
+``{"event": "option", "option_id", "seq"}`` and ``choose()`` runs the same handler
+(docs/consent-cards.md, 'Permission card').
+
 A person's "no" is the agent's ``reject_*`` option; ``cancelled`` is reserved for a turn
 that ended while the card was open (``cancel_pending``), because agents treat it as an abort.
 """
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-import ipywidgets as widgets
-from acp.schema import (
-    AllowedOutcome,
-    ContentToolCallContent,
-    DeniedOutcome,
-    EmbeddedResourceContentBlock,
-    FileEditToolCallContent,
-    PermissionOption,
-    RequestPermissionResponse,
-    ResourceContentBlock,
-    TerminalToolCallContent,
-    TextContentBlock,
-    ToolCallUpdate,
-)
+from acp.schema import AllowedOutcome, DeniedOutcome, PermissionOption, RequestPermissionResponse, ToolCallUpdate
 
-from nbacp.render.safe_text import bounded_json
-from nbacp.widgets import shared
+from nbacp.render.permission import permission_spec, shown
 from nbacp.widgets.card import Card
-from nbacp.widgets.text import card_style, text_block, text_label, visible_controls
 
-BUTTON_STYLES = {
-    "allow_once": "success",
-    "allow_always": "success",
-    "reject_once": "warning",
-    "reject_always": "danger",
-}
-KIND_HINTS = {
-    "allow_once": "Allow this time",
-    "allow_always": "Allow, and do not ask again",
-    "reject_once": "Reject this time",
-    "reject_always": "Reject, and do not ask again",
-}
+# The button's look by option kind: allowing once is the primary action; every other option
+# is a plain button (its hint says what the kind means). The same buttons as every card.
+BUTTON_STYLES = {"allow_once": "primary"}
 
 
-def unified_diff(path: str, old_text: str | None, new_text: str) -> str:
-    """A unified diff of one file edit; a missing ``old_text`` is a new file."""
-    old_lines = [] if old_text is None else old_text.splitlines(keepends=True)
-    new_lines = new_text.splitlines(keepends=True)
-    lines = difflib.unified_diff(
-        old_lines,
-        new_lines,
-        fromfile="/dev/null" if old_text is None else f"a/{path}",
-        tofile=f"b/{path}",
-    )
-    out: list[str] = []
-    for line in lines:
-        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
-    return "".join(out).rstrip("\n") or "(no changes)"
-
-
-def _content_widgets(item: Any) -> list[widgets.Widget]:
-    """Widgets for one tool-call content item, all plain text."""
-    if isinstance(item, FileEditToolCallContent):
-        title = "New file" if item.old_text is None else "Edit"
-        diff = unified_diff(item.path, item.old_text, item.new_text)
-        area = text_block(diff, max_rows=20, layout=shared.full_width())
-        area.add_class("nbacp-diff")
-        return [text_label(f"{title}: {item.path}", "nbacp-diff-path", bold=True), area]
-    if isinstance(item, TerminalToolCallContent):
-        return [text_label(f"Terminal: {item.terminal_id}", "nbacp-terminal")]
-    if isinstance(item, ContentToolCallContent):
-        block = item.content
-        if isinstance(block, TextContentBlock):
-            area = text_block(block.text, layout=shared.full_width())
-            area.add_class("nbacp-text")
-            return [area]
-        if isinstance(block, EmbeddedResourceContentBlock):
-            resource = block.resource
-            text = getattr(resource, "text", None)
-            rows: list[widgets.Widget] = [text_label(f"Resource: {resource.uri}", "nbacp-resource")]
-            if isinstance(text, str):
-                rows.append(text_block(text, layout=shared.full_width()))
-            return rows
-        if isinstance(block, ResourceContentBlock):
-            return [text_label(f"Resource link: {block.name} ({block.uri})", "nbacp-resource")]
-        mime = getattr(block, "mime_type", "")
-        return [text_label(f"[{block.type} content {mime}]".replace(" ]", "]"), "nbacp-media")]
-    return [text_label(f"[unknown content {type(item).__name__}]")]
-
-
-def _raw_input_widget(raw_input: Any) -> widgets.Widget:
-    """The tool's raw input as pretty JSON, collapsed so it does not crowd the decision."""
-    text = bounded_json(raw_input)  # any depth (a 3,000-deep rawInput), any size: bounded
-    area = text_block(text, max_rows=8, layout=shared.full_width())
-    area.add_class("nbacp-raw-input")
-    accordion = widgets.Accordion(children=[area], titles=("Raw input",))
-    accordion.selected_index = None
-    return accordion
+def card_spec(tool_call: ToolCallUpdate, options: Sequence[PermissionOption], agent: str | None) -> dict[str, Any]:
+    """The card's ``spec``: the permission body, its header and one action per option."""
+    # rawInput/rawOutput stay Python values: pydantic refuses to serialise a 3,000-deep one, and
+    # permission_spec bounds them itself (bounded_json).
+    wire = tool_call.model_dump(mode="json", by_alias=True, exclude_none=True, exclude={"raw_input", "raw_output"})
+    if tool_call.raw_input is not None:
+        wire["rawInput"] = tool_call.raw_input
+    body = permission_spec(wire, [o.model_dump(mode="json", by_alias=True) for o in options], agent)
+    actions = [
+        {
+            "event": "option",
+            "data": {"option_id": row["id"]},
+            "label": row["label"],
+            "style": BUTTON_STYLES.get(row["kind"], "default"),
+            "hint": f"{row['hint']} ({row['kind']})" if row["kind"] else row["hint"],
+            "kind": row["kind"],
+        }
+        for row in body.pop("options")
+    ]
+    message = "" if options else "The agent offered no options; only cancelling the turn can close this."
+    header = f"{body['agent']} asks permission to {body['what']}"
+    return {**body, "header": header, "message": message, "actions": actions}
 
 
 class PermissionCard(Card[RequestPermissionResponse]):
@@ -110,48 +59,14 @@ class PermissionCard(Card[RequestPermissionResponse]):
         *,
         agent: str | None = None,
     ) -> None:
-        super().__init__(_dom_classes=("nbacp-card", "nbacp-permission-card"))
+        super().__init__(card_spec(tool_call, options, agent), _dom_classes=("nbacp-permission-card",))
         self.tool_call = tool_call
         self.options = list(options)
         self.agent = agent
 
-        who = visible_controls(agent or "The agent")
-        title = tool_call.title or tool_call.tool_call_id
-        rows: list[widgets.Widget] = [
-            card_style(),
-            text_label(f"{who} asks permission to run a tool", "nbacp-agent", bold=True),
-            text_label(visible_controls(title), "nbacp-tool-title", bold=True),
-        ]
-        facts = [f"kind: {tool_call.kind}" if tool_call.kind else "", f"status: {tool_call.status}" if
-                 tool_call.status else "", f"id: {tool_call.tool_call_id}"]
-        rows.append(text_label(" · ".join(f for f in facts if f), "nbacp-tool-facts"))
-        for item in tool_call.content or ():
-            rows.extend(_content_widgets(item))
-        for location in tool_call.locations or ():
-            where = location.path if location.line is None else f"{location.path}:{location.line}"
-            rows.append(text_label(f"Location: {where}", "nbacp-location"))
-        if tool_call.raw_input is not None:
-            rows.append(_raw_input_widget(tool_call.raw_input))
-
-        self.buttons: dict[str, widgets.Button] = {}
-        for option in self.options:
-            button = widgets.Button(
-                description=visible_controls(option.name),
-                button_style=BUTTON_STYLES.get(option.kind, ""),
-                tooltip=f"{KIND_HINTS.get(option.kind, option.kind)} ({option.kind})",
-                layout=widgets.Layout(width="auto"),
-            )
-            button.add_class(f"nbacp-option-{option.kind.replace('_', '-')}")
-            button.on_click(lambda _b, option_id=option.option_id: self._select(option_id))
-            self.buttons[option.option_id] = button
-        if not self.options:
-            rows.append(text_label("The agent offered no options; only cancelling the turn can close this."))
-        rows.append(widgets.HBox(list(self.buttons.values())))
-        self.children = tuple(rows)
-
     def choose(self, option_id_or_label: str) -> bool:
-        """Pick an option by id or by its label, as clicking its button would."""
-        return self._select(self._find(option_id_or_label).option_id)
+        """Pick an option by id or by its label, through the handler a click's message runs."""
+        return self._handle({"event": "option", "option_id": self._find(option_id_or_label).option_id})
 
     def _find(self, key: str) -> PermissionOption:
         for option in self.options:
@@ -164,10 +79,14 @@ class PermissionCard(Card[RequestPermissionResponse]):
         problem = "is ambiguous between several labels" if named else "is not an option"
         raise ValueError(f"{key!r} {problem}; choices: {choices}")
 
-    def _select(self, option_id: str) -> bool:
-        option = self._find(option_id)
-        response = RequestPermissionResponse(outcome=AllowedOutcome(option_id=option_id, outcome="selected"))
-        return self._resolve(response, f"Chose: {option.name} ({option.kind})")
+    def _action(self, event: str, content: Mapping[str, Any]) -> bool:
+        option_id = content.get("option_id")
+        option = next((o for o in self.options if o.option_id == option_id), None) if event == "option" else None
+        if option is None:  # a stale or foreign page: say so on the card, answer nothing
+            self.errors = {"": [f"Not an action of this card: {event!r} {option_id!r}."]}
+            return False
+        response = RequestPermissionResponse(outcome=AllowedOutcome(option_id=option.option_id, outcome="selected"))
+        return self._resolve(response, f"Chose: {shown(option.name)} ({option.kind})")
 
     def _cancel_response(self) -> RequestPermissionResponse:
         return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from browser_support import JupyterServer, open_notebook, output_area, run_all_cells, screenshot
-from playwright.sync_api import Locator, Page, Route, expect
+from playwright.sync_api import Locator, Page, expect
 
 CARD_TIMEOUT = 30_000
 
@@ -33,8 +33,8 @@ SETUP = textwrap.dedent('''
         response.add_class(f"probe-{name}-response")
         def show(_change=None):
             values.value = json.dumps(card.values, sort_keys=True)
-        for field in fields:
-            card.widget_for(field).observe(show, names=["answer", "value"])
+        if fields:
+            card.observe(show, names="draft")  # the card's one synced draft (docs/cards.md)
         def answered(r):
             response.value = json.dumps(r.model_dump(mode="json", by_alias=True, exclude_none=True), sort_keys=True)
         card.on_resolve(answered)
@@ -120,7 +120,7 @@ def expect_probe(page: Page, name: str, wanted: Any) -> None:
 
 
 def form_card(page: Page, message: str) -> Locator:
-    form = page.locator(".nbacp-form").filter(has_text=message)
+    form = page.locator(".nbacp-kind-form").filter(has_text=message)
     expect(form).to_have_count(1, timeout=CARD_TIMEOUT)
     return form
 
@@ -188,7 +188,7 @@ def test_multi_select_by_mouse_and_keyboard(lab: JupyterServer, page: Page, tmp_
     expected = {"action": "accept", "content": {"question_0": ["Python", "TypeScript"], "question_0_custom": "Go"}}
     expect_probe(page, "langs-response", expected)
     expect(results(page)).to_contain_text('"question_0": ["Python", "TypeScript"]')
-    summary = page.locator(".nbacp-form .nbacp-summary")  # the card keeps only its summary
+    summary = page.locator(".nbacp-kind-form .nbacp-summary")  # the card keeps only its summary
     expect(summary).to_have_text("Accepted: Languages = Python, TypeScript + “Go”")
     expect(card).to_have_count(0)  # answered: the card's controls are closed
     assert cell_count(page) == cells
@@ -236,7 +236,9 @@ def test_filter_box_for_many_options(lab: JupyterServer, page: Page) -> None:
     rows = card.get_by_role("radio")
     expect(rows).to_have_count(len(CITIES))
     form.get_by_role("button", name="Accept").click()  # required and empty: stays open with a message
-    expect(card.locator("[role=alert] li")).not_to_have_count(0)
+    expect(card.locator(".nbacp-cc-errors li")).not_to_have_count(0)
+    expect(card.get_by_role("radiogroup")).to_have_attribute("aria-invalid", "true")
+    expect(card.get_by_role("radio", name="Amsterdam")).to_be_focused()  # focus on the first invalid field
     expect(form.locator(".nbacp-summary")).to_be_hidden()
 
     card.get_by_role("radio", name="Oslo").click()
@@ -260,96 +262,7 @@ def test_filter_box_for_many_options(lab: JupyterServer, page: Page) -> None:
     expect(results(page)).to_contain_text('-> {"action": "accept", "content": {"city": "Florence"}}')
 
 
-URL_CARDS = textwrap.dedent("""
-    login = UrlConsentCard("Sign in to continue.", "https://accounts.example.com/login?next=/x", "e1", agent="bot")
-    evil = UrlConsentCard("Run this.", "javascript:window.__xss=1", "e2", agent="bot")
-    widgets.VBox([watch(login, "login"), watch(evil, "evil")])
-""")
-URL_COMPLETE = textwrap.dedent("""
-    if login.done:
-        login.complete()  # what the client does on the agent's elicitation/complete
-    print("login ->", login.response and login.response.action, login.phase)
-    print("evil ->", evil.response and evil.response.action, evil.phase)
-""")
-
-
-def test_url_card_opens_a_popup_without_opener(lab: JupyterServer, page: Page, tmp_path: Path) -> None:
-    # Nothing leaves the machine: the popup's request is answered here.
-    def fake_site(route: Route) -> None:
-        route.fulfill(status=200, content_type="text/html", body="<title>login</title>signed in")
-
-    page.context.route("https://accounts.example.com/**", fake_site)
-    open_cards(lab, page, URL_CARDS, URL_COMPLETE)
-    cards = page.locator(".nbacp-url-card")
-    expect(cards).to_have_count(2, timeout=CARD_TIMEOUT)
-    login, evil = cards.nth(0), cards.nth(1)
-    link = login.get_by_role("button", name="Open")
-    expect(link).to_have_attribute("href", "https://accounts.example.com/login?next=/x")
-    expect(link).to_have_attribute("rel", "noopener noreferrer")
-    expect(login.locator(".nbacp-host")).to_have_text("accounts.example.com")
-
-    # javascript: is decline-only: no link at all, only Decline and Cancel.
-    expect(evil.locator("a")).to_have_count(0)
-    expect(evil.locator(".nbacp-refusal")).to_contain_text("Only http and https links can be opened")
-    expect(evil.get_by_role("button")).to_have_text(["Decline", "Cancel"])
-
-    with page.expect_popup(timeout=CARD_TIMEOUT) as popup_info:
-        link.click()
-    popup = popup_info.value
-    popup.wait_for_load_state()
-    assert popup.url == "https://accounts.example.com/login?next=/x"
-    assert popup.evaluate("() => window.opener") is None
-    expect_probe(page, "login-response", {"action": "accept"})
-    expect(login.locator(".nbacp-summary")).to_have_text("Consented to open accounts.example.com")
-    expect(login.locator(".nbacp-status")).to_have_text("Waiting for the agent to finish...")
-    expect(output_area(page, 2)).to_contain_text("login -> None asking")  # run-all ran it before the click
-    run_cell(page, 2)  # completes the elicitation: the card closes its controls and keeps its summary
-    expect(login.locator(".nbacp-summary")).to_have_text(
-        "Consented to open accounts.example.com · The agent reports this step is finished."
-    )
-    expect(login.locator("a")).to_have_count(0)
-    expect(login.get_by_role("button")).to_have_count(0)
-
-    evil.get_by_role("button", name="Decline").click()
-    expect_probe(page, "evil-response", {"action": "decline"})
-    run_cell(page, 2)
-    expect(output_area(page, 2)).to_have_text("login -> accept completed\nevil -> decline declined\n")
-    assert page.evaluate("() => window.__xss") is None
-    screenshot(page, tmp_path, "url-cards")
-
-
-PERMISSIONS = textwrap.dedent("""
-    from acp.schema import FileEditToolCallContent, PermissionOption, ToolCallUpdate
-    call = ToolCallUpdate(tool_call_id="call-1", title="Edit settings.py", kind="edit", status="pending",
-        content=[FileEditToolCallContent(type="diff", path="settings.py", old_text="DEBUG = True\\n",
-                                         new_text="DEBUG = False\\n")])
-    options = [PermissionOption(option_id="allow", name="Allow once", kind="allow_once"),
-               PermissionOption(option_id="always", name="Always allow", kind="allow_always"),
-               PermissionOption(option_id="reject", name="Reject", kind="reject_once")]
-    first, second = PermissionCard(call, options, agent="bot"), PermissionCard(call, options, agent="bot")
-    widgets.VBox([watch(first, "first"), watch(second, "second")])
-""")
-PERMISSION_RESULTS = "for card in (first, second):\n    print(card.response.outcome.option_id if card.done else 'open')"
-
-
-def test_permission_card_buttons(lab: JupyterServer, page: Page) -> None:
-    open_cards(lab, page, PERMISSIONS, PERMISSION_RESULTS)
-    cards = page.locator(".nbacp-permission-card")
-    expect(cards).to_have_count(2, timeout=CARD_TIMEOUT)
-    first, second = cards.nth(0), cards.nth(1)
-    expect(first.get_by_role("button")).to_have_text(["Allow once", "Always allow", "Reject"])
-    expect(first.locator(".nbacp-diff textarea")).to_have_value(
-        "--- a/settings.py\n+++ b/settings.py\n@@ -1 +1 @@\n-DEBUG = True\n+DEBUG = False"
-    )
-    first.get_by_role("button", name="Reject").click()
-    expect_probe(page, "first-response", {"outcome": {"optionId": "reject", "outcome": "selected"}})
-    expect(first.locator(".nbacp-summary")).to_have_text("Chose: Reject (reject_once)")
-    expect(first.get_by_role("button")).to_have_count(0)  # answered: the controls are closed
-    expect(first.locator("textarea")).to_have_count(0)
-    expect(second.get_by_role("button", name="Allow once")).to_be_enabled()  # one card's answer is its own
-    second.get_by_role("button", name="Allow once").click()
-    expect_probe(page, "second-response", {"outcome": {"optionId": "allow", "outcome": "selected"}})
-    expect(results(page)).to_have_text("reject\nallow\n")
+# The URL consent and permission cards' own browser tests: tests/browser/test_consent_cards_browser.py.
 
 
 XSS = "<img src=x onerror=window.__xss=1>"
@@ -391,7 +304,7 @@ def test_agent_text_never_becomes_markup(lab: JupyterServer, page: Page, tmp_pat
     out = output_area(page, 1)
     expect(out.locator(".nbacp-permission-card")).to_be_visible(timeout=CARD_TIMEOUT)
     expect(out.locator(".nbacp-stop")).to_be_visible(timeout=CARD_TIMEOUT)
-    for card in (".nbacp-form", ".nbacp-permission-card", ".nbacp-transcript"):
+    for card in (".nbacp-kind-form", ".nbacp-permission-card", ".nbacp-transcript"):
         expect(out.locator(card)).to_contain_text(XSS)  # shown as the characters it is
     expect(out.locator(".nbacp-url-card").nth(0)).to_contain_text(XSS)
     expect(out.locator(".nbacp-cc-label")).to_have_text(XSS)

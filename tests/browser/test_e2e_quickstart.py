@@ -58,20 +58,16 @@ def answer_full_turn(out: Locator) -> None:
     plan.get_by_role("button", name="Accept").click()
 
     workers = card(out, ".nbacp-form", "How many workers")
-    readout = workers.locator(".widget-readout")  # the slider's editable number
-    expect(readout).to_have_text("4")  # the agent's default
-    readout.fill("8")
-    readout.press("Enter")
-    expect(workers.get_by_role("slider")).to_have_attribute("aria-valuetext", "8")
+    number = workers.get_by_role("spinbutton")  # the card's number input (docs/cards.md)
+    expect(number).to_have_value("4")  # the agent's default
+    number.fill("8")
+    expect(number).to_have_value("8")
     workers.get_by_role("button", name="Accept").click()
 
     launch = card(out, ".nbacp-permission-card", "launch_pipeline_run")
-    expect(launch.locator("textarea")).to_have_value(
-        '{\n  "datasets": [\n    "orders",\n    "events",\n'
-        '    "clickstream"\n  ],\n  "environment": "production",\n'
-        '  "workers": 8\n}',
-        timeout=5_000,
-    )
+    raw = launch.locator(".nbacp-raw-json")  # the tool call's input as JSON (folded, docs/consent-cards.md)
+    for shown in ('"orders"', '"events"', '"clickstream"', '"environment": "production"', '"workers": 8'):
+        expect(raw).to_contain_text(shown, timeout=5_000)
     launch.get_by_role("button", name="Allow", exact=True).click()
 
 
@@ -113,7 +109,7 @@ def drive_quickstart(page: Page, server: JupyterServer, tmp_path: Path) -> None:
     url_card = card(login, ".nbacp-url-card", "Sign in to the demo data warehouse")
     expect(url_card.locator(".nbacp-url")).to_have_text(LOGIN_URL)
     login_url = url_card.locator(".nbacp-url").inner_text()
-    status = url_card.locator(".nbacp-status")
+    status = url_card.locator(".nbacp-url-status")
 
     # Consent without a visit (the tab's request never reaches the page): the agent keeps waiting.
     page.context.route(login_url, lambda route: route.abort())

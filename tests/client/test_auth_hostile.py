@@ -6,11 +6,13 @@ The agent is the scripted peer (tests/support/scripted_agent.py), in process and
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support.comm_support import RecordingComms
 from support.scripted_agent import target
 
 import nbacp
@@ -31,24 +33,26 @@ def _script() -> dict[str, Any]:
 
 
 @VIA
-async def test_a_repeated_method_id_leaves_one_button_that_works(via: str, tmp_path: Path) -> None:
+async def test_a_repeated_method_id_leaves_one_button_that_works(
+    via: str, tmp_path: Path, comms: RecordingComms
+) -> None:
     cards: list[AuthCard] = []
     shown: list[str] = []
 
     def click(card: Any) -> None:
         if isinstance(card, AuthCard):
             cards.append(card)
-            shown.append(str([getattr(c, "value", "") for c in card.children]))
-            for button in card.buttons.values():
-                if not button.disabled:
-                    button.click()  # what the person's click runs
+            shown.append(json.dumps(card.spec))
+            for method in card.spec["methods"]:
+                if method["usable"]:  # what the person's click on its button sends
+                    comms.custom(card, {"event": "authenticate", "method_id": method["id"], "seq": 1})
 
     async with nbacp.connect(target(_script(), via, tmp_path), answers=click) as conn:
         session = await asyncio.wait_for(conn.new_session(), 30)
         assert session.id == "scripted"
     [card] = cards
-    assert [b.description for b in card.buttons.values()] == ["Sign in"]
-    assert card.response == "login" and card.summary.value == "Authenticating with: Sign in"
+    assert [m["name"] for m in json.loads(shown[0])["methods"]] == ["Sign in"]
+    assert card.response == "login" and card.summary == "Authenticating with: Sign in"
     assert "listed authentication method 'login' 2 times" in shown[0]
 
 
@@ -67,7 +71,7 @@ async def test_a_script_naming_a_terminal_method_is_a_note_not_a_traceback(
                 break
             await asyncio.sleep(0.01)
         [card] = conn.client.open_cards()
-        notes = [c.value for c in card.children if "nbacp-policy-error" in getattr(c, "_dom_classes", ())]
+        notes = card.errors.get("", [])  # the card-level message the page shows
         assert len(notes) == 1 and "terminal sign-in" in notes[0], notes
         assert not [r for r in caplog.records if r.levelno >= logging.WARNING and r.exc_info], caplog.records
         card.cancel()

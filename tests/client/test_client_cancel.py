@@ -29,18 +29,8 @@ async def open_card(conn: nbacp.Connection, session_id: str | None = None) -> An
 def assert_closed_as_cancelled(card: Any, reason_word: str) -> None:
     assert card.done
     assert isinstance(card.response, CancelElicitationResponse)
-    assert reason_word in card.summary.value
-    assert all(getattr(w, "disabled", True) for w in _controls(card))
-
-
-def _controls(card: Any) -> list[Any]:
-    found, stack = [], list(card.children)
-    while stack:
-        widget = stack.pop()
-        if hasattr(widget, "disabled"):
-            found.append(widget)
-        stack.extend(getattr(widget, "children", ()))
-    return found
+    assert reason_word in card.summary
+    assert card.phase == "answered"  # the page shows the summary only: nothing left to click
 
 
 def no_stray_tasks() -> None:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pytest
 from support.kernel_support import FORMATS_SETUP as SETUP
-from support.kernel_support import KernelHarness, button, choice_card
+from support.kernel_support import KernelHarness, accept, question_card
 
 pytestmark = pytest.mark.kernel
 
@@ -22,13 +22,13 @@ def test_prompt_awaited_in_a_cell_is_answered_through_widget_comms(
     kernel.run(SETUP + "agent = SchemaAgent(message, schema)\nconn = await nbacp.connect(agent)\n"
                "session = await conn.new_session('.')", timeout=60)
     cell = kernel.execute("result = await session.prompt('go')\nprint('RESULT', result.text)")
-    card = choice_card(kernel)
+    card = question_card(kernel)
     assert not kernel.is_idle(cell)
-    kernel.send_update(card["comm_id"], answer={"picked": ["CSV", "JSON"], "custom": ""})
-    kernel.send_update(card["comm_id"], answer={"picked": ["CSV", "JSON"], "custom": " Avro "})
-    accept = button(kernel, "Accept")
+    kernel.send_update(card["comm_id"], draft={"question_0": ["CSV", "JSON"], "question_0_custom": ""})
+    draft = {"question_0": ["CSV", "JSON"], "question_0_custom": " Avro "}
+    kernel.send_update(card["comm_id"], draft=draft)
     clicked_at = time.perf_counter()
-    kernel.send_custom(accept["comm_id"], {"event": "click"})
+    accept(kernel, card["comm_id"], draft)
     kernel.wait_idle(cell, timeout=30)
     assert kernel.error(cell) is None, kernel.error(cell)
     out = kernel.stream_text(cell)
@@ -60,7 +60,7 @@ def test_stop_button_cancels_the_pending_card_and_releases_the_cell(kernel: Kern
     kernel.run(SETUP + "agent = HoldingAgent()\nconn = await nbacp.connect(agent)\n"
                "session = await conn.new_session('.')", timeout=60)
     cell = kernel.execute("result = await session.prompt('hold')")
-    choice_card(kernel)
+    question_card(kernel)
     assert not kernel.is_idle(cell)
     kernel.interrupt()
     kernel.wait_idle(cell, timeout=15)

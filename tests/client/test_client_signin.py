@@ -53,7 +53,7 @@ async def test_device_code_card_shows_in_the_authenticating_cell_and_complete_cl
         [card] = cards
         assert cell.shown == [card]  # in the cell that authenticates, not the connection's inbox
         assert card.url == DEVICE_URL
-        assert card.completed and card.phase == "completed" and card.settled
+        assert card.completed and card.stage == "completed" and card.settled
         session = await conn.new_session()  # signed in now
         assert (await session.prompt("hi")).text == "signed in"
 

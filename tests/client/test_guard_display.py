@@ -81,8 +81,8 @@ def test_permission_card_shows_bidi_controls_and_bounds_deep_input() -> None:
     strings = shown_strings(card)
     assert no_bidi(strings)
     joined = "\n".join(strings)
-    assert "Edit: notes<U+202E>txt.exe" in joined
-    assert "Location: src/<U+2066>evil<U+2069>.py:3" in joined
+    assert "notes<U+202E>txt.exe" in strings  # the diff's path
+    assert "src/<U+2066>evil<U+2069>.py:3" in strings  # the location
     assert "Allow <U+202E>once" in joined
     assert "nested deeper" in joined  # 3,000 levels rendered to a bounded depth
     assert card.choose("ok")  # the id is untouched

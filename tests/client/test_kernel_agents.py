@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import pytest
 from support import SUPPORT, TESTS
@@ -72,6 +72,17 @@ def test_stop_button_leaves_the_agent_alive_and_cancels_through_acp(
     assert out == "True None\necho still here\n"
 
 
+def auth_card(kernel: KernelHarness) -> dict[str, Any]:
+    """The authentication card's model once shown: one model whose spec lists the methods
+    (docs/consent-cards.md, 'Authentication card')."""
+    def find() -> dict[str, Any] | None:
+        shown = [c for c in kernel.comm_opens() if (c["state"].get("spec") or {}).get("kind") == "auth"]
+        names = [m["name"] for c in shown[-1:] for m in c["state"]["spec"]["methods"]]
+        return shown[-1] if "Sign in with ChatGPT" in names else None
+
+    return kernel.wait_for(find, 30, "the authentication card")
+
+
 def test_auth_card_and_toolbar_answered_by_the_front_end_in_a_kernel(kernel: KernelHarness) -> None:
     """session/new waits in the cell for the auth card; the click and a dropdown change come as comm messages."""
     cell = kernel.execute(textwrap.dedent(f"""
@@ -84,8 +95,8 @@ def test_auth_card_and_toolbar_answered_by_the_front_end_in_a_kernel(kernel: Ker
         session = await conn.new_session()
         print("session", agent.authenticated)
     """))
-    button = kernel.wait_widget("ButtonModel", description="Sign in with ChatGPT")
-    kernel.click(button["comm_id"])
+    card = auth_card(kernel)
+    kernel.send_custom(card["comm_id"], {"event": "authenticate", "method_id": "chat-gpt", "seq": 1})  # the click
     kernel.wait_idle(cell, timeout=30)
     assert kernel.error(cell) is None
     assert kernel.stream_text(cell) == "session ['chat-gpt']\n"
@@ -110,9 +121,9 @@ def test_stop_button_ends_a_wait_for_the_auth_card(kernel: KernelHarness) -> Non
         print("connected", flush=True)
         session = await conn.new_session()
     """))
-    kernel.wait_widget("ButtonModel", description="Sign in with ChatGPT")
+    auth_card(kernel)
     kernel.interrupt()
     kernel.wait_idle(cell, timeout=20)
     assert (kernel.error(cell) or {}).get("ename") == "KeyboardInterrupt"
-    out = kernel.run("print([c.summary.value for c in conn.client.open_cards()], agent.authenticated, agent.sessions)")
+    out = kernel.run("print([c.summary for c in conn.client.open_cards()], agent.authenticated, agent.sessions)")
     assert out == "[] [] {}\n"

@@ -11,7 +11,7 @@ from typing import Any
 import nbformat
 import pytest
 from support import SUPPORT
-from support.kernel_support import KernelHarness
+from support.kernel_support import KernelHarness, accept
 
 pytestmark = pytest.mark.kernel
 SECRET = "hunter2-SECRET-0451"
@@ -44,10 +44,15 @@ def test_a_secret_typed_in_the_front_end_leaves_no_trace(kernel: KernelHarness) 
     assert kernel.error(first) is None, kernel.error(first)
     ask = "r = await session.prompt('secret')"
     turn = kernel.execute(ask)
-    box = kernel.wait_widget("PasswordModel")  # masked
-    kernel.wait_idle(kernel.send_update(box["comm_id"], value=SECRET))  # the person types it
-    kernel.wait_idle(kernel.send_update(kernel.wait_widget("TextareaModel", value="")["comm_id"], value="eu"))
-    kernel.click(kernel.wait_widget("ButtonModel", description="Accept")["comm_id"])
+    card = kernel.wait_for(lambda: next((c for c in kernel.comm_opens() if not c["closed"] and isinstance(
+        kernel.widget_state(c["comm_id"]).get("spec"), dict) and kernel.widget_state(c["comm_id"])["spec"].get(
+        "secret") == ["token"]), None), 30, "the secret question's card")
+    fields = {f["name"]: f["kind"] for f in kernel.widget_state(card["comm_id"])["spec"]["fields"]}
+    assert fields["token"] == "secret" and fields["region"] != "secret"  # masked (a password box)
+    # The page syncs every edit of the draft but a secret field's (docs/cards.md): the person types
+    # the region, then the secret, and Accept carries both in its message.
+    kernel.wait_idle(kernel.send_update(card["comm_id"], draft={"region": "eu"}))
+    kernel.wait_idle(accept(kernel, card["comm_id"], {"token": SECRET, "region": "eu"}))
     kernel.wait_idle(turn, timeout=60)
     assert kernel.error(turn) is None, kernel.error(turn)
     show = "print(r.text); print(r.answers); print(repr(r)); print(conn.log and list(conn.log))"
@@ -55,7 +60,9 @@ def test_a_secret_typed_in_the_front_end_leaves_no_trace(kernel: KernelHarness) 
     kernel.wait_idle(after)
     assert f"secret: accept, {len(SECRET)} characters" in kernel.stream_text(after)  # the agent got it
     assert f"(secret, {len(SECRET)} characters)" in kernel.stream_text(after)
-    assert kernel.widget_state(box["comm_id"])["value"] == ""  # cleared before the card closed
+    state = kernel.widget_state(card["comm_id"])
+    assert state["phase"] == "answered" and state["draft"] == {}  # the answered card keeps its summary only
+    assert not [c for c in kernel.comm_opens() if SECRET in json.dumps(kernel.widget_state(c["comm_id"]))]
     saved = saved_notebook(kernel, [(setup, first), (ask, turn), (show, after)])
     assert SECRET not in saved
     outputs: list[Any] = [m["content"] for cell in (first, turn, after) for m in kernel.messages(cell)
@@ -84,7 +91,6 @@ def test_the_device_code_card_shows_in_the_cell_that_authenticates(kernel: Kerne
     updates = kernel.wait_for(card_updates, 30, "the card in the slot")
     model_id = updates[-1]["content"]["data"]["application/vnd.jupyter.widget-view+json"]["model_id"]
     assert "nbacp-url-card" in " ".join(kernel.widget_state(model_id).get("_dom_classes", ()))
-    link = [c for c in kernel.comm_opens() if c["state"].get("label") == "Open" and not c["closed"]][-1]
-    kernel.wait_idle(kernel.send_custom(link["comm_id"], {"event": "open"}))  # the person's click on Open
+    kernel.wait_idle(kernel.send_custom(model_id, {"event": "open", "seq": 1}))  # the person's click on Open
     kernel.wait_idle(signing, timeout=60)
     assert kernel.error(signing) is None and kernel.stream_text(signing) == "signed in\n"

@@ -135,7 +135,7 @@ async def test_mcp_disconnect_closes_the_open_run_python_card_as_cancelled(trans
                 await asyncio.sleep(0.01)
             card.choose("go")
         elif card.tool_call.tool_call_id == "check":  # sent after mcp/disconnect was answered, turn still on
-            seen_after_disconnect.append((run_card().done, run_card().summary.value))
+            seen_after_disconnect.append((run_card().done, run_card().summary))
             card.choose("go")
 
     async with nbacp.connect(agent_for(transport), answers=policy) as conn:

@@ -191,17 +191,17 @@ async def test_login_completes_only_after_the_page_is_visited() -> None:
         parts = urlsplit(card.url)
         assert (parts.scheme, parts.hostname) == ("http", "127.0.0.1") and parts.port
         assert parts.path.startswith("/nbacp-demo/login/") and len(parts.path) > len("/nbacp-demo/login/") + 16
-        assert card.phase == "waiting"
+        assert card.stage == "waiting"
         guess = f"http://127.0.0.1:{parts.port}/nbacp-demo/login"
         with pytest.raises(urllib.error.HTTPError) as missing:
             await asyncio.to_thread(fetch, guess)
         assert missing.value.code == 404
         await asyncio.sleep(0.5)  # room for a wrong completion to arrive; none may
-        assert not turn.done and not card.completed and card.phase == "waiting"
+        assert not turn.done and not card.completed and card.stage == "waiting"
         status, page = await asyncio.to_thread(fetch, card.url)
         assert status == 200 and "Signed in to the demo data warehouse" in page
         result = await asyncio.wait_for(turn, 60)
-    assert card.completed and card.phase == "completed"
+    assert card.completed and card.stage == "completed"
     done = "sign-in: the page was visited, sign-in completed"
     assert result.text == f"The warehouse needs you to sign in first.\n\n{done}"
     with pytest.raises(urllib.error.URLError):  # the page server stops with the tool

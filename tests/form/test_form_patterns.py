@@ -114,12 +114,12 @@ def test_an_uncompilable_pattern_leaves_the_field_answerable_with_a_warning(patt
 
 
 def test_the_warning_is_shown_on_the_field() -> None:
-    from support.form_view_support import labels
+    from support.form_view_support import texts
 
     from nbacp.widgets import ElicitationForm
 
     view = ElicitationForm("?", {"properties": {"f": {"type": "string", "pattern": "(", "title": "Code"}}})
-    assert any("could not be checked" in text for text in labels(view))
+    assert any("could not be checked" in text for text in texts(view))
     view.fill("f", "anything")
     view.accept()
     assert view.response is not None and view.response.content == {"f": "anything"}

@@ -2,8 +2,8 @@
 
 Each test drives a real kernel from tests/support/kernel_matrix.py through jupyter_client with the
 fake front end of kernel_support, which holds a widget's next edit until the kernel reported
-idle for the previous one, as the browser does: on a kernel that holds comm messages behind
-a waiting cell, that is what turns a late first edit into a partial answer.
+idle for the previous one, as the browser does. The card's Accept message carries its draft
+(docs/cards.md), so the answer is whole however the edits were held.
 """
 
 from __future__ import annotations
@@ -16,9 +16,7 @@ from pathlib import Path
 import pytest
 from support import kernel_matrix
 from support.kernel_support import FORMATS_SETUP as SETUP
-from support.kernel_support import KernelHarness, button, choice_card, start_kernel
-
-from nbacp.kernel import LATE_EDITS_MESSAGE
+from support.kernel_support import KernelHarness, accept, question_card, start_kernel
 
 pytestmark = pytest.mark.kernel
 
@@ -27,20 +25,26 @@ ANSWER = ('{"action": "accept", "content": {"question_0": ["CSV", "Parquet", "JS
           '"question_0_custom": "Avro"}}')
 
 
-def answer_with_several_edits(kernel: KernelHarness) -> list[str]:
-    """Three picks and a typed Other, each an edit of the same model, then Accept: as fast as a
-    script can, so the second and later edits are held by the front end until the first is idle."""
-    card = choice_card(kernel)["comm_id"]
-    edits = [
-        kernel.send_update(card, answer={"picked": ["CSV"], "custom": ""}),
-        kernel.send_update(card, answer={"picked": ["CSV", "Parquet"], "custom": ""}),
-        kernel.send_update(card, answer={"picked": ["CSV", "Parquet", "JSON"], "custom": ""}),
-        kernel.send_update(card, answer={"picked": ["CSV", "Parquet", "JSON"], "custom": " Avro "}),
-    ]
+DRAFTS = [
+    {"question_0": ["CSV"], "question_0_custom": ""},
+    {"question_0": ["CSV", "Parquet"], "question_0_custom": ""},
+    {"question_0": ["CSV", "Parquet", "JSON"], "question_0_custom": ""},
+    {"question_0": ["CSV", "Parquet", "JSON"], "question_0_custom": " Avro "},
+]
+
+
+def answer_with_several_edits(kernel: KernelHarness, *, settle_first: bool = False) -> list[str]:
+    """Three picks and a typed Other, each an edit of the card's draft, then Accept: as fast as a
+    script can, so the second and later edits are held by the front end until the first is idle,
+    and the Accept message (never held) overtakes them, carrying the whole draft.
+    ``settle_first``: click only once every held edit reached the kernel."""
+    card = question_card(kernel)["comm_id"]
+    edits = [kernel.send_update(card, draft=draft) for draft in DRAFTS]
     assert len(set(edits)) == 2  # one sent, the rest merged into one held edit, as the browser does
-    for edit in dict.fromkeys(edits):
-        kernel.wait_idle(edit, timeout=30)  # the browser sends the held edit only after this idle
-    kernel.click(button(kernel, "Accept")["comm_id"])
+    if settle_first:
+        for edit in dict.fromkeys(edits):
+            kernel.wait_idle(edit, timeout=30)  # the browser sends the held edit only after this idle
+    accept(kernel, card, DRAFTS[-1])
     return edits
 
 
@@ -53,7 +57,7 @@ def test_awaited_prompt_is_answered_with_every_edit(matrix_kernel: KernelHarness
     kernel = matrix_kernel
     connect(kernel, "SchemaAgent(message, schema)")
     cell = kernel.execute("result = await session.prompt('go')\nprint('RESULT', result.text)")
-    choice_card(kernel)
+    question_card(kernel)
     assert not kernel.is_idle(cell)
     answer_with_several_edits(kernel)
     kernel.wait_idle(cell, timeout=30)
@@ -69,9 +73,9 @@ def test_status_bar_stays_busy_while_a_cell_awaits_a_turn(oldest_newest_kernel: 
     kernel = oldest_newest_kernel
     connect(kernel, "SchemaAgent(message, schema)")
     cell = kernel.execute("result = await session.prompt('go')\nprint('RESULT', result.text)")
-    choice_card(kernel)
+    question_card(kernel)
     comms_before = set(kernel.sent("comm_msg"))
-    answer_with_several_edits(kernel)
+    answer_with_several_edits(kernel, settle_first=True)
     kernel.wait_idle(cell, timeout=30)
     assert kernel.stream_text(cell) == f"RESULT {ANSWER}\n", kernel.error(cell)
     during = [m for m in kernel.sent("comm_msg") if m not in comms_before]
@@ -89,7 +93,7 @@ def test_run_all_start_then_await_turn_gets_every_pick(matrix_kernel: KernelHarn
     first = kernel.execute("turn = session.start('go')")
     second = kernel.execute("result = await turn\nprint('RESULT', result.text)")
     kernel.wait_idle(first, timeout=30)
-    choice_card(kernel)
+    question_card(kernel)
     assert not kernel.is_idle(second)
     answer_with_several_edits(kernel)
     kernel.wait_idle(second, timeout=30)
@@ -110,7 +114,7 @@ def test_stop_button_releases_the_cell_and_tells_the_agent(matrix_kernel: Kernel
     cell = kernel.execute("import asyncio\nasyncio.get_running_loop().call_soon(print, 'waiting')\n"
                           f"result = {wait}")
     kernel.wait_for(lambda: "waiting" in kernel.stream_text(cell), 30, "the cell to wait")
-    choice_card(kernel)
+    question_card(kernel)
     assert not kernel.is_idle(cell)
     kernel.interrupt()
     kernel.wait_idle(cell, timeout=15)
@@ -130,36 +134,31 @@ def test_stop_button_releases_the_cell_and_tells_the_agent(matrix_kernel: Kernel
     assert kernel.stream_text(cell) == f"RESULT {ANSWER}\n", kernel.error(cell)
 
 
-def test_click_that_overtook_held_edits_is_refused_not_sent_partial(matrix_kernel: KernelHarness) -> None:
-    """A background turn answered while another cell keeps the kernel busy.
+def test_click_that_overtook_held_edits_is_answered_with_the_whole_draft(matrix_kernel: KernelHarness) -> None:
+    """A background turn answered while another cell keeps the kernel busy (Run All).
 
-    The first edit and the Accept click wait in the kernel together, while the second edit is
-    still held by the front end (it goes out only after the first edit's idle). Handling the
-    click then would send a partial answer on every ipykernel; the card refuses and says why,
-    and the next click, after the held edit arrived, sends every pick.
+    The first edit and the Accept click wait in the kernel together, while the later edits are
+    still held by the front end (they go out only after the first edit's idle). The click's own
+    draft is the answer: every pick and the Other text, at once; the held edit that arrives
+    after it is ignored. (Before the draft travelled with the click, this sent ["CSV"].)
     """
     kernel = matrix_kernel
     connect(kernel, "SchemaAgent(message, schema)")
     kernel.run("turn = session.start('go')")
-    card = choice_card(kernel)["comm_id"]
-    accept = button(kernel, "Accept")["comm_id"]
+    card = question_card(kernel)["comm_id"]
     busy = kernel.execute("import time\nprint('busy', flush=True)\ntime.sleep(4)")
     kernel.wait_for(lambda: "busy" in kernel.stream_text(busy), 30, "the busy cell")
-    first = kernel.send_update(card, answer={"picked": ["CSV"], "custom": ""})
+    first = kernel.send_update(card, draft=DRAFTS[0])
     time.sleep(0.4)  # a person's pace between two edits and the click (not an assertion)
-    held = kernel.send_update(card, answer={"picked": ["CSV", "Parquet", "JSON"], "custom": " Avro "})
+    held = kernel.send_update(card, draft=DRAFTS[-1])
     assert held != first and card in kernel.held_edits()
     time.sleep(0.4)
-    click = kernel.click(accept)
+    click = accept(kernel, card, DRAFTS[-1])
     kernel.wait_idle(busy, timeout=30)
     kernel.wait_idle(click, timeout=30)
-    kernel.wait_idle(held, timeout=30)  # the front end let it go after the first edit's idle
-    out = kernel.run("card = conn.client.open_cards()[0]\nprint(turn.done, card.values)")
-    assert out == "False {'question_0': ['CSV', 'Parquet', 'JSON'], 'question_0_custom': ' Avro '}\n"
-    # the person sees why nothing was sent (the label the front end renders under the card)
-    kernel.wait_widget("LabelModel", 10, value=LATE_EDITS_MESSAGE)
-    kernel.wait_idle(kernel.click(accept), timeout=30)
     assert kernel.run("result = await turn\nprint('RESULT', result.text)") == f"RESULT {ANSWER}\n"
+    kernel.wait_idle(held, timeout=30)  # the front end let it go after the first edit's idle: ignored
+    assert kernel.run("print(conn.client.open_cards())") == "[]\n"
 
 
 def test_stop_button_during_await_card_cancels_it(matrix_kernel: KernelHarness) -> None:
@@ -222,19 +221,16 @@ def test_prompt_refuses_at_once_where_the_kernel_internals_are_missing(matrix_ke
     assert kernel.run("print(session.turn, conn.client.open_cards())") == "None []\n"  # nothing was sent
 
 
-def test_choice_card_carries_its_code_where_the_front_end_cannot_share_it(oldest_newest_kernel: KernelHarness) -> None:
+def test_card_carries_its_code_where_the_front_end_cannot_share_it(oldest_newest_kernel: KernelHarness) -> None:
     # anywidget 0.11 gives render a host that can reach the shared code model; Colab's 0.9.21 does
     # not, so there every card must carry the whole module (a stub would render nothing).
     kernel = oldest_newest_kernel
     kernel.run(SETUP + "card = nbacp.ElicitationForm(message, schema, agent='test')", timeout=60)
-    out = kernel.run("import anywidget\nfrom nbacp.widgets.choice_card import ChoiceCard, CARD_STUB\n"
-                     "cards = [w for w in card.children if isinstance(w, ChoiceCard)]\n"
-                     "cards = cards or [w for box in card.children for w in getattr(box, 'children', ())"
-                     " if isinstance(w, ChoiceCard)]\n"
-                     "print(anywidget.__version__, cards[0]._esm == CARD_STUB, len(cards[0]._esm) > 5000)")
-    version, stub, whole = out.split()
+    out = kernel.run("import anywidget\nfrom nbacp.widgets.card_code import CARD_STUB\n"
+                     "print(anywidget.__version__, card._esm == CARD_STUB, len(card._esm) > 5000, bool(card._css))")
+    version, stub, whole, css = out.split()
     shares = tuple(int(part) for part in version.split(".")[:2]) >= (0, 11)
-    assert (stub, whole) == (str(shares), str(not shares)), out
+    assert (stub, whole, css) == (str(shares), str(not shares), str(not shares)), out
 
 
 NESTED = [env for env in kernel_matrix.MATRIX if env.nest_asyncio]

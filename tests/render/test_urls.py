@@ -5,7 +5,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from nbacp.render.urls import ALLOWED_SCHEMES, UrlCheck, check_url
+import pytest
+
+from nbacp.render.urls import ALLOWED_SCHEMES, UrlCheck, check_url, is_loopback, url_parts
 
 
 def test_plain_https_is_openable_without_warnings() -> None:
@@ -47,3 +49,41 @@ def test_the_checks_import_without_widgets() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["http://127.0.0.1:8888/lab", "http://127.9.8.7/", "http://[::1]:5000/cb", "http://localhost/", "http://LOCALHOST.:80/",
+     "http://auth.localhost/cb"],
+)
+def test_plain_http_to_this_machine_is_not_warned_about(url: str) -> None:
+    check = check_url(url)
+    assert check.openable and not any("not encrypted" in w for w in check.warnings), check.warnings
+
+
+@pytest.mark.parametrize(
+    "url", ["http://128.0.0.1/", "http://10.0.0.1/", "http://localhost.example.com/", "http://[::2]/", "http://127.0.0.1.nip.io/"]
+)
+def test_plain_http_elsewhere_still_warns(url: str) -> None:
+    assert any("not encrypted" in w for w in check_url(url).warnings)
+
+
+def test_loopback_hosts() -> None:
+    assert is_loopback("127.0.0.1") and is_loopback("[::1]") and is_loopback("Localhost")
+    assert not is_loopback("example.com") and not is_loopback("0.0.0.0") and not is_loopback("")
+
+
+@pytest.mark.parametrize(
+    ("url", "parts"),
+    [
+        ("https://Example.com/a?b=1", ("https://", "Example.com", "/a?b=1")),
+        ("https://bank.example@evil.example:8443/x", ("https://bank.example@", "evil.example", ":8443/x")),
+        ("https://u:p@[::1]:9/x", ("https://u:p@", "[::1]", ":9/x")),
+        ("http://xn--80ak6aa92e.com", ("http://", "xn--80ak6aa92e.com", "")),
+        ("javascript:alert(1)", ("javascript:alert(1)", "", "")),
+        ("", ("", "", "")),
+    ],
+)
+def test_url_parts_mark_the_host_as_written(url: str, parts: tuple[str, str, str]) -> None:
+    assert url_parts(url) == parts
+    assert "".join(url_parts(url)) == url

@@ -1,13 +1,9 @@
-"""Schemas and widget-tree helpers shared by the ElicitationForm tests (``walk`` is comm_support's)."""
+"""Schemas and spec helpers shared by the form card tests (the card is one model: docs/cards.md)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import ipywidgets as widgets
-from support.comm_support import walk
-
-from nbacp.widgets.choice_card import ChoiceCard
 from nbacp.widgets.form_card import ElicitationForm
 
 COLORS = [{"const": v, "title": v.title()} for v in ("alpha", "beta", "gamma")]
@@ -63,15 +59,23 @@ def every_field() -> dict[str, Any]:
     }
 
 
-def labels(view: ElicitationForm) -> list[str]:
-    return [w.value for w in walk(view) if isinstance(w, widgets.Label)]
+def field(view: ElicitationForm, name: str) -> dict[str, Any]:
+    """The spec the page renders for field (or choice question) ``name``."""
+    found = [f for f in view.spec["fields"] if f["name"] == name]
+    assert len(found) == 1, f"{name} not in {[f['name'] for f in view.spec['fields']]}"
+    return found[0]
 
 
-def cards(view: ElicitationForm) -> list[ChoiceCard]:
-    return [w for w in walk(view) if isinstance(w, ChoiceCard)]
+def kinds(view: ElicitationForm) -> dict[str, str]:
+    return {f["name"]: f["kind"] for f in view.spec["fields"]}
 
 
-def card(view: ElicitationForm, name: str) -> ChoiceCard:
-    found = view.widget_for(name)
-    assert isinstance(found, ChoiceCard)
-    return found
+def texts(view: ElicitationForm) -> list[str]:
+    """Every text the page is given to show (header, message, notes, titles, descriptions, warnings)."""
+    spec = view.spec
+    out = [spec.get("header", ""), spec.get("message", ""), *spec.get("notes", [])]
+    for f in spec.get("fields", []):
+        out += [f.get(k) or "" for k in ("title", "description", "warning", "note", "placeholder")]
+        if f.get("custom"):
+            out += [f["custom"].get(k) or "" for k in ("title", "description", "placeholder")]
+    return [t for t in out if t]

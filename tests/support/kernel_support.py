@@ -303,24 +303,26 @@ class KernelHarness:
 # The newest open one each time: a test that answers a card and then waits for the next one
 # (a second question, a re-asked card after a refusal) must never get the answered card back,
 # which is closed (or disabled while its answer is checked) but still in ``comm_opens``.
-def choice_card(kernel: KernelHarness, timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
-    """The newest open, enabled choice card for ``FORMATS_SETUP``'s question (``question_0``)."""
+def question_card(kernel: KernelHarness, timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
+    """The newest open card asking ``FORMATS_SETUP``'s question (a field named ``question_0``)."""
     def find() -> dict[str, Any] | None:
         for comm in reversed(kernel.comm_opens()):
             if comm["closed"]:
                 continue
             state = kernel.widget_state(comm["comm_id"])
             spec = state.get("spec")
-            if isinstance(spec, dict) and spec.get("name") == "question_0" and not state.get("disabled"):
+            fields = spec.get("fields") if isinstance(spec, dict) else None
+            if state.get("phase") == "open" and isinstance(fields, list) and any(
+                    isinstance(f, dict) and f.get("name") == "question_0" for f in fields):
                 return comm
         return None
 
-    return kernel.wait_for(find, timeout, "the choice card")
+    return kernel.wait_for(find, timeout, "the question card")
 
 
-def button(kernel: KernelHarness, label: str, timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
-    """The newest open button showing ``label`` (e.g. a card's "Accept")."""
-    return kernel.wait_widget("ButtonModel", timeout, description=label)
+def accept(kernel: KernelHarness, card_id: str, draft: dict[str, Any], seq: int = 1) -> str:
+    """The Accept click as the card's page sends it: one custom message carrying the draft (docs/cards.md)."""
+    return kernel.send_custom(card_id, {"event": "accept", "seq": seq, "draft": draft})
 
 
 # ipykernel 7.0-7.3 can leave a shell request unread (ipykernel#1554, fixed in 7.4); nbacp works

@@ -19,22 +19,30 @@ HAS_ACPREMOTE = importlib.util.find_spec("acpremote") is not None
 SDK1 = SDK_MAJOR >= 1
 
 
-# Support modules that import this also run inside test kernels, whose venvs have no pytest.
-pytest: Any = importlib.import_module("pytest") if importlib.util.find_spec("pytest") else None
-
-
+# pytest is imported only where a test uses it: test kernels import support.agents (and so this
+# module) in their cells, and their venvs have no pytest.
 def require_acp_kit() -> None:
     """Skip the calling test where ACP Kit cannot be installed (SDK 1.x)."""
     if not HAS_ACP_KIT:
+        import pytest
+
         pytest.skip(NO_ACP_KIT)
 
 
 def require_acpremote() -> None:
     """Skip the calling test where acpremote cannot be installed (SDK 1.x)."""
     if not HAS_ACPREMOTE:
+        import pytest
+
         pytest.skip(NO_ACPREMOTE)
 
 
-if pytest is not None:
-    needs_acp_kit = pytest.mark.skipif(not HAS_ACP_KIT, reason=NO_ACP_KIT)
-    needs_acpremote = pytest.mark.skipif(not HAS_ACPREMOTE, reason=NO_ACPREMOTE)
+def __getattr__(name: str) -> Any:
+    """``needs_acp_kit`` / ``needs_acpremote``: skip marks, made when a test module imports them."""
+    if name not in ("needs_acp_kit", "needs_acpremote"):
+        raise AttributeError(name)
+    import pytest
+
+    if name == "needs_acp_kit":
+        return pytest.mark.skipif(not HAS_ACP_KIT, reason=NO_ACP_KIT)
+    return pytest.mark.skipif(not HAS_ACPREMOTE, reason=NO_ACPREMOTE)

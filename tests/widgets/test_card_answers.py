@@ -71,7 +71,7 @@ def test_decline_and_cancel_are_one_answer_for_the_card_with_no_value(action: st
     card = FormCard("Please answer 5 questions", SCHEMA)
     getattr(card, action)()
     assert card.recorded_answers("question", card.message) == [
-        CardAnswer("question", "Please answer 5 questions", action, None, line=card.summary.value)
+        CardAnswer("question", "Please answer 5 questions", action, None, line=card.summary)
     ]
 
 

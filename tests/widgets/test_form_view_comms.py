@@ -1,23 +1,22 @@
-"""ElicitationForm driven by simulated front-end comm messages (support/comm_support.py).
+"""FormCard driven by simulated front-end comm messages (support/comm_support.py).
 
-Every change arrives the way the JS widget manager delivers it: ``update`` messages with the
-synced state (``value``, ``index``, a card's whole ``answer``) and ``custom`` messages for
-button clicks and the card's Enter / Escape events.
+Every change arrives as the card's page sends it (docs/cards.md): ``update`` messages with the
+whole ``draft``, and custom messages for actions, ``{"event": "accept", "seq", "draft"}``
+carrying the page's draft at the click. On a slow link the page's draft updates are held by
+ipywidgets while the action is not, so updates can arrive late, or never: the answer must not
+depend on them.
 """
 
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
 from typing import Any
 
-import ipywidgets as widgets
 import pytest
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse
 from support.comm_support import RecordingComms
-from support.form_view_support import card, every_field, labels, multi_other, single_other, walk
+from support.form_view_support import every_field, multi_other, single_other
 
-from nbacp.widgets.choice_card import ChoiceCard
 from nbacp.widgets.form_card import ElicitationForm
 
 PAYLOAD = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
@@ -30,94 +29,96 @@ def sent_content(view: ElicitationForm) -> dict[str, Any]:
 
 def test_every_field_typed_through_the_front_end(comms: RecordingComms) -> None:
     view = ElicitationForm("m", every_field())
-    w = view.widget_for
-    comms.update(w("name"), value="Ann")
-    comms.update(w("notes"), value="two\nlines")
-    comms.update(w("email"), value="ann@example.com")
-    comms.update(w("code"), value="XYZ")
-    comms.update(w("day"), value={"year": 2024, "month": 1, "date": 29})  # JS months are 0-based
-    comms.update(w("when"), value={"year": 2024, "month": 6, "date": 1, "hours": 12, "minutes": 30,
-                                   "seconds": 0, "milliseconds": 0})
-    comms.update(w("count"), value=4)
-    comms.update(w("age"), value="33")
-    comms.update(w("verbose"), value=False)
-    comms.update(w("agree"), index=2)  # selection widgets sync the index: "No"
-    comms.update(w("mode"), answer={"picked": ["fast"], "custom": ""})
-    comms.click(view.accept_button)
+    draft = {**view.draft, "name": "Ann", "notes": "two\nlines", "email": "ann@example.com", "code": "XYZ",
+             "day": "2024-02-29", "when": "2024-07-01T12:30:00+00:00", "count": "4", "age": "33",
+             "verbose": False, "agree": False, "mode": ["fast"]}
+    comms.update(view, draft=draft)
+    comms.custom(view, {"event": "accept", "seq": 1, "draft": draft})
     sent = sent_content(view)
-    assert {k: sent[k] for k in ("name", "notes", "email", "code", "day", "count", "age", "verbose", "agree",
-                                 "mode")} == {
+    assert {k: sent[k] for k in ("name", "notes", "email", "code", "day", "when", "count", "age", "verbose",
+                                 "agree", "mode")} == {
         "name": "Ann", "notes": "two\nlines", "email": "ann@example.com", "code": "XYZ", "day": "2024-02-29",
-        "count": 4, "age": 33, "verbose": False, "agree": False, "mode": "fast",
+        "when": "2024-07-01T12:30:00+00:00", "count": 4, "age": 33, "verbose": False, "agree": False,
+        "mode": "fast",
     }
-    assert datetime.fromisoformat(sent["when"]) == datetime.fromisoformat("2024-07-01T12:30:00+00:00")
     assert "site" not in sent and "blob" not in sent
 
 
-@pytest.mark.parametrize("pick_first", [True, False])
-def test_multi_with_other_from_the_front_end(comms: RecordingComms, pick_first: bool) -> None:
+def test_the_answer_is_the_accept_messages_draft_when_updates_were_held(comms: RecordingComms) -> None:
+    """The slow-link case: only the first edit reached the kernel, the click carries the rest.
+    (With the answer read from the synced state, this sent ["beta"] alone.)"""
     view = ElicitationForm("m", multi_other())
-    question = card(view, "question_0")
-    steps = [{"picked": ["beta"], "custom": ""}, {"picked": ["beta"], "custom": "teal"}]
-    if not pick_first:
-        steps = [{"picked": [], "custom": "teal"}, {"picked": ["beta"], "custom": "teal"}]
-    for answer in steps:
-        comms.update(question, answer=answer)
-    comms.click(view.accept_button)
-    assert sent_content(view) == {"question_0": ["beta"], "question_0_custom": "teal"}
+    comms.update(view, draft={"question_0": ["beta"], "question_0_custom": ""})  # the one update sent
+    shown = {"question_0": ["alpha", "beta"], "question_0_custom": "teal"}  # still held by the page
+    comms.custom(view, {"event": "accept", "seq": 1, "draft": shown})
+    assert sent_content(view) == {"question_0": ["alpha", "beta"], "question_0_custom": "teal"}
+    comms.update(view, draft=shown)  # the held update, one round trip later: ignored
+    assert sent_content(view) == {"question_0": ["alpha", "beta"], "question_0_custom": "teal"}
+    assert view.phase == "answered" and view.draft == {}
+
+
+def test_the_kernel_never_writes_the_draft_in_reply_to_an_action(comms: RecordingComms) -> None:
+    """A draft write racing the page's own held update could put an older value under the cursor."""
+    view = ElicitationForm("m", multi_other(required=True))
+    before = len(comms.state_updates(view))
+    comms.custom(view, {"event": "accept", "seq": 1, "draft": {"question_0": [], "question_0_custom": ""}})
+    replies = comms.state_updates(view)[before:]
+    assert replies == [{"errors": {"question_0": ["An answer is required: pick an option or type your own."]},
+                        "handled": 1}]  # one message: errors and handled together, no draft
 
 
 @pytest.mark.parametrize("pick_first", [True, False])
 def test_single_with_other_from_the_front_end(comms: RecordingComms, pick_first: bool) -> None:
     view = ElicitationForm("m", single_other())
-    question = card(view, "size")
-    steps = [{"picked": ["l"], "custom": ""}, {"picked": ["l"], "custom": "huge"}]
+    steps = [{"size": ["l"], "size_other": ""}, {"size": ["l"], "size_other": "huge"}]
     if not pick_first:
-        steps = [{"picked": [], "custom": "huge"}, {"picked": ["l"], "custom": "huge"}]
-    for answer in steps:
-        comms.update(question, answer=answer)
-    comms.custom(question, {"event": "submit"})  # Enter in the card
+        steps = [{"size": [], "size_other": "huge"}, {"size": ["l"], "size_other": "huge"}]
+    for draft in steps:
+        comms.update(view, draft=draft)
+    comms.custom(view, {"event": "accept", "seq": 1, "draft": steps[-1]})  # Enter in the card
     assert sent_content(view) == {"size_other": "huge"}
 
 
-def test_errors_are_pushed_to_the_front_end_and_nothing_resolves(comms: RecordingComms) -> None:
-    view = ElicitationForm("m", multi_other(required=True) | {
-        "properties": multi_other()["properties"] | {"mail": {"type": "string", "format": "email"}}})
-    question = card(view, "question_0")
-    comms.update(view.widget_for("mail"), value="nope")
-    comms.click(view.accept_button)
-    assert not view.done
-    assert {"errors": ["An answer is required: pick an option or type your own."]} in comms.state_updates(question)
-    assert "Must be an email address." in labels(view)
-    comms.update(question, answer={"picked": ["alpha"], "custom": ""})
-    comms.update(view.widget_for("mail"), value="a@b.example")
-    assert {"errors": []} in comms.state_updates(question) and view.errors == {}
-    comms.click(view.accept_button)
+def test_a_refused_accept_sets_errors_and_the_next_one_answers(comms: RecordingComms) -> None:
+    schema = multi_other(required=True)
+    schema["properties"]["mail"] = {"type": "string", "format": "email"}
+    view = ElicitationForm("m", schema)
+    bad = {"question_0": [], "question_0_custom": "", "mail": "nope"}
+    comms.custom(view, {"event": "accept", "seq": 1, "draft": bad})
+    assert not view.done and view.handled == 1
+    assert view.errors == {"question_0": ["An answer is required: pick an option or type your own."],
+                           "mail": ["Must be an email address."]}
+    comms.update(view, draft={**bad, "question_0": ["alpha"]})  # live: fixing a field clears its message
+    assert view.errors == {"mail": ["Must be an email address."]}
+    good = {"question_0": ["alpha"], "question_0_custom": "", "mail": "a@b.example"}
+    comms.custom(view, {"event": "accept", "seq": 2, "draft": good})
     assert sent_content(view) == {"question_0": ["alpha"], "mail": "a@b.example"}
 
 
-def test_double_click_resolves_once_and_the_front_end_is_frozen(comms: RecordingComms) -> None:
+def test_double_click_and_late_messages_resolve_once(comms: RecordingComms) -> None:
     view = ElicitationForm("m", single_other())
-    question = card(view, "size")
-    comms.update(question, answer={"picked": ["s"], "custom": ""})
-    buttons = (view.accept_button, view.decline_button, view.cancel_button)
-    ids = [w.model_id for w in (question, *buttons)]
-    comms.click(view.accept_button)
+    draft = {"size": ["s"], "size_other": ""}
+    comms.custom(view, {"event": "accept", "seq": 1, "draft": draft})
     first = view.response
-    # every control's comm is closed: the kernel drops whatever a stale front end still sends
-    for widget, model_id in zip((question, *buttons), ids, strict=True):
-        assert widget.comm is None
-        assert [s.msg_type for s in comms.sent if s.comm_id == model_id][-1] == "comm_close"
-    assert view.accept() is False and view.cancel() is False
+    comms.custom(view, {"event": "accept", "seq": 2, "draft": {"size": ["l"], "size_other": ""}})
+    comms.custom(view, {"event": "cancel", "seq": 3})
+    comms.update(view, draft={"size": ["l"], "size_other": "late"})
     assert view.response is first and sent_content(view) == {"size": "s"}
-    opened = [s.data["state"] for s in comms.sent_to(view.summary) if s.msg_type == "comm_open"]
-    assert opened and opened[0]["value"] == "Accepted: Size = Small"
-    assert {"children": [f"IPY_MODEL_{view.summary.model_id}"]} in comms.state_updates(view)
+    assert view.summary == "Accepted: Size = Small" and view.phase == "answered"
+    assert view.accept() is False and view.cancel() is False
 
 
-def test_escape_in_a_card_cancels(comms: RecordingComms) -> None:
+@pytest.mark.parametrize("content", [None, "accept", [], {"event": 3}, {"event": "accept", "draft": "x"},
+                                     {"event": "accept", "draft": {"size": {"bad": 1}}}, {"event": "nope"}])
+def test_malformed_messages_never_answer_nor_raise(comms: RecordingComms, content: Any) -> None:
+    view = ElicitationForm("m", single_other() | {"required": ["size"]})
+    comms.custom(view, content)
+    assert not view.done
+
+
+def test_escape_in_the_card_cancels(comms: RecordingComms) -> None:
     view = ElicitationForm("m", multi_other())
-    comms.custom(card(view, "question_0"), {"event": "cancel"})
+    comms.custom(view, {"event": "cancel", "seq": 1})
     assert isinstance(view.response, CancelElicitationResponse)
 
 
@@ -126,13 +127,20 @@ async def test_await_resolved_by_a_front_end_click(comms: RecordingComms) -> Non
     waiter = asyncio.ensure_future(_wait(view))
     await asyncio.sleep(0)
     assert not waiter.done()
-    comms.click(view.decline_button)
+    comms.custom(view, {"event": "decline", "seq": 1})
     assert (await waiter).action == "decline"
     assert (await view).action == "decline"
 
 
 async def _wait(view: ElicitationForm) -> Any:
     return await view
+
+
+def test_policy_pick_and_fill_reach_the_page(comms: RecordingComms) -> None:
+    view = ElicitationForm("m", multi_other())
+    view.pick("question_0", "Gamma")
+    view.fill("question_0_custom", "teal")
+    assert comms.state_updates(view)[-1] == {"draft": {"question_0": ["gamma"], "question_0_custom": "teal"}}
 
 
 # -- agent text is never HTML -------------------------------------------------------------------
@@ -153,29 +161,17 @@ def hostile_schema() -> dict[str, Any]:
     }
 
 
-def test_agent_text_never_reaches_an_html_widget(comms: RecordingComms) -> None:
+def test_agent_text_goes_to_the_page_as_plain_text_in_the_spec(comms: RecordingComms) -> None:
     view = ElicitationForm(PAYLOAD, hostile_schema(), agent=PAYLOAD)
     view.fill("text", "x")
     view.accept()  # fails on the (hostile) pattern: its message names the pattern
     assert any(PAYLOAD in m for m in view.errors["text"])
-    view.pick("question_0", PAYLOAD)
-    view.fill("question_0_custom", PAYLOAD)
-    shown_widgets = list(walk(view))
-    view.decline()
-    # what the front end received: every HTML-rendering model's value, every description flag
-    states = [s.data.get("state", {}) for s in comms.sent if s.msg_type == "comm_open"]
-    states += [u for s in comms.sent if s.msg_type == "comm_msg" and s.data.get("method") == "update"
-               for u in [s.data["state"]]]
-    assert len(shown_widgets) > 20
-    assert not [w for w in shown_widgets if isinstance(w, widgets.HTML | widgets.HTMLMath)]
-    for state in states:
-        assert state.get("description_allow_html", False) is False
-        if state.get("_view_name") in ("HTMLView", "HTMLMathView"):
-            assert "onerror" not in str(state.get("value"))
-    shown = [w.value for w in shown_widgets if isinstance(w, widgets.Label)]
-    assert f"{PAYLOAD} asks" in shown and PAYLOAD in shown  # shown verbatim, as text
-    assert f"{PAYLOAD}: unsupported field type {PAYLOAD}" in shown
-    every_label = [w for w in [*shown_widgets, *walk(view)] if isinstance(w, widgets.Label)]
-    assert all("mathjax_ignore" in w._dom_classes for w in every_label)
-    choice = next(w for w in shown_widgets if isinstance(w, ChoiceCard))
-    assert choice.spec["options"][0]["label"] == PAYLOAD  # the card renders it with textContent
+    opened = [s.data["state"] for s in comms.sent_to(view) if s.msg_type == "comm_open"]
+    spec = opened[0]["spec"]
+    assert spec["header"] == f"{PAYLOAD} asks" and spec["message"] == PAYLOAD  # shown verbatim, as text
+    choice = next(f for f in spec["fields"] if f["kind"] == "choice")
+    assert choice["options"][0]["label"] == PAYLOAD  # the page renders it with textContent
+    assert any(PAYLOAD in f.get("note", "") for f in spec["fields"])
+    # only spec/draft/errors/summary state: no model the front end would render as HTML
+    assert not [s for s in comms.sent if s.msg_type == "comm_open"
+                and s.data["state"].get("_model_name") in ("HTMLModel", "HTMLMathModel")]

@@ -1,6 +1,12 @@
-"""PermissionCard: one button per option, choose by id or label, tool content as plain text."""
+"""PermissionCard: one model, one action per option, choose by id or label, what runs shown as text.
+
+Clicks are the messages the page sends (docs/consent-cards.md, 'Permission card'):
+``{"event": "option", "option_id", "seq"}`` on the card's own comm.
+"""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from acp.schema import (
@@ -15,9 +21,9 @@ from acp.schema import (
     ToolCallLocation,
     ToolCallUpdate,
 )
-from support.comm_support import RecordingComms, assert_shown_as_text, texts, walk
+from support.comm_support import RecordingComms
 
-from nbacp.widgets.permission_card import PermissionCard, unified_diff
+from nbacp.widgets.permission_card import PermissionCard
 
 XSS = "<img src=x onerror=alert(1)>"
 
@@ -51,33 +57,49 @@ def selected(option_id: str) -> RequestPermissionResponse:
     return RequestPermissionResponse(outcome=AllowedOutcome(option_id=option_id, outcome="selected"))
 
 
+_seq = iter(range(1, 1_000_000))
+
+
+def click(comms: RecordingComms, card: PermissionCard, option_id: str) -> None:
+    """What the page sends when a person clicks the option's button."""
+    comms.custom(card, {"option_id": option_id, "event": "option", "seq": next(_seq)})
+
+
 # -- outcomes -------------------------------------------------------------------------------
 @pytest.mark.parametrize("option_id", ["allow", "always", "reject", "never"])
 async def test_each_button_answers_its_option(comms: RecordingComms, option_id: str) -> None:
     card = PermissionCard(tool_call(), options(), agent="coder")
-    comms.click(card.buttons[option_id])
+    click(comms, card, option_id)
     assert await card == selected(option_id)
-    assert all(button.comm is None for button in card.buttons.values())  # closed: nothing to click
-    assert card.children == (card.summary,)
+    assert card.settled and card.phase == "answered" and "actions" not in card.spec  # only the summary is left
 
 
 async def test_a_persons_no_is_the_reject_option_not_cancelled(comms: RecordingComms) -> None:
     card = PermissionCard(tool_call(), options())
-    comms.click(card.buttons["reject"])
+    click(comms, card, "reject")
     response = await card
     assert isinstance(response.outcome, AllowedOutcome) and response.outcome.option_id == "reject"
-    assert card.summary.value == "Chose: Reject (reject_once)"
+    assert card.summary == "Chose: Reject (reject_once)"
 
 
 async def test_double_click_resolves_once(comms: RecordingComms) -> None:
     card = PermissionCard(tool_call(), options())
     seen: list[RequestPermissionResponse] = []
     card.on_resolve(seen.append)
-    comms.click(card.buttons["allow"])
-    assert card.buttons["never"].comm is None  # the other buttons are closed with the card's controls
+    click(comms, card, "allow")
+    click(comms, card, "never")  # a second click that was already on its way
     assert seen == [selected("allow")]
     assert card.choose("never") is False
     assert await card == await card == selected("allow")
+
+
+async def test_the_page_is_told_which_click_was_handled(comms: RecordingComms) -> None:
+    card = PermissionCard(tool_call(), options())
+    comms.custom(card, {"option_id": "gone", "event": "option", "seq": 5})  # a stale page's option
+    assert not card.done and card.handled == 5
+    assert "Not an action of this card" in card.errors[""][0]
+    comms.custom(card, {"event": "accept", "seq": 6})  # not a permission card's action
+    assert not card.done and card.handled == 6
 
 
 async def test_choose_by_id_and_by_label() -> None:
@@ -121,49 +143,46 @@ async def test_cancel_pending_is_the_cancelled_outcome() -> None:
     card = PermissionCard(tool_call(), options())
     assert card.cancel_pending("turn cancelled") is True
     assert await card == RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
-    assert card.summary.value == "Cancelled: turn cancelled"
+    assert card.summary == "Cancelled: turn cancelled"
     assert card.cancel_pending("again") is False
     assert card.choose("allow") is False
 
 
-# -- rendering ------------------------------------------------------------------------------
-def test_option_kinds_style_the_buttons() -> None:
+# -- what the card shows ----------------------------------------------------------------------
+def test_one_action_per_option_in_the_agents_order() -> None:
     card = PermissionCard(tool_call(), options())
-    styles = {option_id: button.button_style for option_id, button in card.buttons.items()}
-    assert styles == {"allow": "success", "always": "success", "reject": "warning", "never": "danger"}
-    assert [b.description for b in card.buttons.values()] == ["Allow once", "Always allow", "Reject", "Never"]
-    assert "(allow_always)" in card.buttons["always"].tooltip
-    assert "nbacp-option-reject-always" in card.buttons["never"]._dom_classes
-
-
-def test_header_title_kind_status_and_location() -> None:
-    shown = texts(PermissionCard(tool_call(), options(), agent="coder"))
-    assert "coder asks permission to run a tool" in shown
-    assert "Edit src/app.py" in shown
-    assert "kind: edit · status: pending · id: call-7" in shown
-    assert "Location: src/app.py:2" in shown
-
-
-def test_diff_is_rendered_as_a_unified_diff() -> None:
-    card = PermissionCard(tool_call(), options())
-    diffs = [w for w in walk(card) if "nbacp-diff" in getattr(w, "_dom_classes", ())]
-    assert len(diffs) == 1
-    lines = diffs[0].value.splitlines()
-    assert lines[:3] == ["--- a/src/app.py", "+++ b/src/app.py", "@@ -1,2 +1,2 @@"]
-    assert lines[3:] == [" a = 1", "-b = 2", "+b = 3"]
-    assert diffs[0].disabled
-    assert "Edit: src/app.py" in texts(card)
-
-
-def test_new_file_and_missing_newline_diffs() -> None:
-    new = unified_diff("n.txt", None, "one\ntwo")
-    assert new.splitlines() == [
-        "--- /dev/null", "+++ b/n.txt", "@@ -0,0 +1,2 @@", "+one", "+two", "\\ No newline at end of file"
+    actions = card.spec["actions"]
+    assert [(a["event"], a["data"], a["label"]) for a in actions] == [
+        ("option", {"option_id": "allow"}, "Allow once"),
+        ("option", {"option_id": "always"}, "Always allow"),
+        ("option", {"option_id": "reject"}, "Reject"),
+        ("option", {"option_id": "never"}, "Never"),
     ]
-    assert unified_diff("same.txt", "x\n", "x\n") == "(no changes)"
+    assert [a["style"] for a in actions] == ["primary", "default", "default", "default"]
+    assert actions[1]["hint"] == "Allow, and do not ask again (allow_always)"
+    assert not any(a.get("default") for a in actions)  # Enter never allows by itself
+    assert "options" not in card.spec  # the actions are the options
 
 
-def test_text_terminal_and_raw_input_content() -> None:
+def test_header_says_what_the_tool_does_and_ids_are_only_details() -> None:
+    spec = PermissionCard(tool_call(), options(), agent="coder").spec
+    assert spec["kind"] == "permission"
+    assert spec["header"] == "coder asks permission to edit a file"
+    assert spec["title"] == "Edit src/app.py"
+    assert spec["locations"] == ["src/app.py:2"]
+    assert spec["details"] == [["id", "call-7"], ["status", "pending"], ["kind", "edit"]]
+    shown_outside_details = json.dumps({k: v for k, v in spec.items() if k != "details"})
+    assert "call-7" not in shown_outside_details and "pending" not in shown_outside_details
+
+
+def test_a_diff_is_lines_with_its_size() -> None:
+    (diff,) = PermissionCard(tool_call(), options()).spec["diffs"]
+    assert diff["path"] == "src/app.py" and not diff["new_file"]
+    assert diff["lines"] == [["@", "@@ -1,2 +1,2 @@"], [" ", "a = 1"], ["-", "b = 2"], ["+", "b = 3"]]
+    assert (diff["added"], diff["removed"]) == (1, 1)
+
+
+def test_execute_shows_the_command_text_terminal_and_arguments() -> None:
     call = tool_call(
         kind="execute",
         title="Run tests",
@@ -174,24 +193,33 @@ def test_text_terminal_and_raw_input_content() -> None:
         locations=None,
         raw_input={"command": ["pytest", "-q"], "cwd": "/repo"},
     )
-    card = PermissionCard(call, options())
-    shown = texts(card)
-    assert "pytest -q\nok" in shown
-    assert "Terminal: term-3" in shown
-    raw = [w for w in walk(card) if "nbacp-raw-input" in getattr(w, "_dom_classes", ())]
-    assert raw and raw[0].value == '{\n  "command": [\n    "pytest",\n    "-q"\n  ],\n  "cwd": "/repo"\n}'
-    accordion = [w for w in walk(card) if w.has_trait("selected_index") and w.has_trait("titles")]
-    assert accordion[0].selected_index is None  # collapsed until asked for
+    spec = PermissionCard(call, options()).spec
+    assert spec["header"] == "The agent asks permission to run a command"
+    assert spec["command"] == {"text": "pytest -q", "cwd": "/repo"}
+    assert spec["content"] == [{"kind": "text", "text": "pytest -q\nok"}, {"kind": "note", "text": "Terminal: term-3"}]
+    assert [row["key"] for row in spec["args"]] == ["command", "cwd"]
+    assert json.loads(spec["raw_json"]) == {"command": ["pytest", "-q"], "cwd": "/repo"}
 
 
-def test_no_title_falls_back_to_the_tool_call_id() -> None:
-    assert "call-9" in texts(PermissionCard(ToolCallUpdate(tool_call_id="call-9"), options()))
+def test_no_title_falls_back_to_the_tool_call_id_and_no_options_says_so() -> None:
+    spec = PermissionCard(ToolCallUpdate(tool_call_id="call-9"), []).spec
+    assert spec["title"] == "call-9" and spec["actions"] == []
+    assert "only cancelling the turn can close this" in spec["message"]
+
+
+def test_one_model_per_card(comms: RecordingComms) -> None:
+    before = {s.comm_id for s in comms.sent if s.msg_type == "comm_open"}
+    card = PermissionCard(tool_call(), options())
+    opened = [s for s in comms.sent if s.msg_type == "comm_open" and s.comm_id not in before]
+    mine = [s for s in opened if s.data["state"].get("_model_name") == "AnyModel" and s.data["state"].get("spec")]
+    assert [s.comm_id for s in mine] == [card.model_id]
+    assert len(opened) <= 3  # the card, and once per kernel the shared code model and layout
 
 
 # -- safety ---------------------------------------------------------------------------------
-def test_agent_strings_are_only_text(comms: RecordingComms) -> None:
+def test_agent_strings_are_only_text_and_never_obeyed(comms: RecordingComms) -> None:
     call = tool_call(
-        title=XSS,
+        title=XSS + "\u202e",
         content=[
             FileEditToolCallContent(type="diff", path=XSS, old_text=f"{XSS}\n", new_text="safe\n"),
             ContentToolCallContent(type="content", content=TextContentBlock(type="text", text=XSS)),
@@ -200,24 +228,24 @@ def test_agent_strings_are_only_text(comms: RecordingComms) -> None:
         locations=[ToolCallLocation(path=XSS, line=1)],
         raw_input={"payload": XSS},
     )
-    opts = [PermissionOption(option_id=XSS, name=XSS, kind="allow_once")]
-    card = PermissionCard(call, opts, agent=XSS)
-    assert_shown_as_text(card, XSS, comms)
-    assert card.buttons[XSS].description == XSS
+    card = PermissionCard(call, [PermissionOption(option_id=XSS, name=XSS, kind="allow_once")], agent=XSS)
+    sent = json.dumps([s.data for s in comms.sent_to(card)], ensure_ascii=False)
+    assert XSS in sent and "\u202e" not in sent and "<U+202E>" in sent
+    assert card.spec["actions"][0]["label"] == XSS  # the page writes it with textContent (js tests)
     card.choose(XSS)
-    assert_shown_as_text(card, XSS, comms)
-    assert XSS in card.summary.value
+    assert XSS in card.summary
 
 
 def test_direction_overrides_in_titles_are_made_visible() -> None:
     card = PermissionCard(tool_call(title="read notes\u202etxt.exe"), options())
-    assert "read notes<U+202E>txt.exe" in texts(card)
+    shown = json.dumps(card.spec, ensure_ascii=False)
+    assert "read notes<U+202E>txt.exe" in shown and "\u202e" not in shown
 
 
 def test_the_answer_line_is_as_safe_as_the_button() -> None:
     option = PermissionOption(option_id="ok", name="\u202ePERM\ud800allow", kind="allow_once")
     card = PermissionCard(tool_call(), [option])
-    assert card.buttons["ok"].description == "<U+202E>PERM\ufffdallow"
+    assert card.spec["actions"][0]["label"] == "<U+202E>PERM\ufffdallow"  # the button's label
     card.choose("ok")
-    assert card.summary.value == "Chose: <U+202E>PERM\ufffdallow (allow_once)"
+    assert card.summary == "Chose: <U+202E>PERM\ufffdallow (allow_once)"
     assert card.response is not None and card.response.outcome.option_id == "ok"

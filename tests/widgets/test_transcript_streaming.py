@@ -185,3 +185,19 @@ def test_messages_split_at_safe_points_stream_the_same_words(monkeypatch: Any) -
     assert shown_words(t) == re.findall(r"w\d+", "".join(text))
     t.finish("end_turn")
     assert len(message.children) == 1 and shown_words(t) == re.findall(r"w\d+", "".join(text))
+
+
+def test_adding_a_card_resends_a_bounded_number_of_ids(comms: RecordingComms) -> None:
+    """A turn of many questions: each card costs one page's ids, not the ids of every card so far.
+    (Before pages, the n-th card re-sent n + 2 ids: quadratic over a turn.)"""
+    from nbacp.widgets.transcript.view import PAGE
+
+    t = Transcript(prompt="p")
+    before = len(comms.sent)
+    cards = [widgets.Button(description=f"card {i}") for i in range(300)]
+    for card in cards:
+        t.add_card(card)
+    sent = [len(m.data["state"]["children"]) for m in comms.sent[before:]
+            if m.msg_type == "comm_msg" and "children" in m.data.get("state", {})]
+    assert max(sent) <= PAGE and sum(sent) < 300 * (PAGE / 2 + 2)
+    assert list(t.shown)[2:] == cards  # the style carrier and the prompt come first

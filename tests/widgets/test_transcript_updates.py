@@ -296,7 +296,7 @@ def test_cards_are_placed_at_the_current_point_and_answers_recorded() -> None:
     t.add(text_chunk("agent_message_chunk", " After."))
     t.note_answers([CardAnswer("permission", "Write /w/a.py?", "accept", "allow_once", line="Chose: allow_once")])
     t.finish("end_turn")
-    kids = list(t.children)
+    kids = list(t.shown)
     position = kids.index(card)
     assert "Before the question." in html(kids[position - 1]) and "After." in html(kids[position + 1])
     assert t.answers == [

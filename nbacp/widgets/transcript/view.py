@@ -21,6 +21,7 @@ from nbacp.render.tool_calls import ActivityLog
 from nbacp.render.turn_record_html import notes_html, record_html
 from nbacp.render.turn_record_text import notes_text, record_markdown, record_text
 from nbacp.updates import UpdateLog, UpdateView
+from nbacp.widgets import shared
 from nbacp.widgets.text import NO_TYPESET_CLASSES, card_style
 from nbacp.widgets.transcript import describe
 from nbacp.widgets.transcript.blocks import (
@@ -35,6 +36,9 @@ from nbacp.widgets.transcript.blocks import (
 from nbacp.widgets.transcript.terminals import TerminalText, display_updates, exit_line
 
 FRAME = 0.05
+PAGE = 32
+"""Blocks per page: the transcript's children are pages of blocks, so adding a block (a card)
+re-sends one page's ids, not every block's (docs/notebooks.md, 'What a card costs')."""
 _CHUNK_ROLE: dict[type, str] = {
     schema.AgentMessageChunk: "agent",
     schema.AgentThoughtChunk: "thought",
@@ -93,6 +97,7 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._terminal_texts: dict[str, TerminalText] = {}
         self._handle: asyncio.TimerHandle | None = None
         self._last_frame: float | None = None
+        self._pages: list[widgets.VBox] = []
         # the person's text, through the same sanitizing render all the same
         header = widgets.HTML(value=render_markdown(prompt), _dom_classes=(*NO_TYPESET_CLASSES, "nbacp-prompt"))
         self._append(CardBlock(card_style()))  # the page CSS (long words wrap)
@@ -156,24 +161,12 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
     def add_card(self, card: widgets.Widget) -> None:
         """Place an interactive card after everything received so far.
 
-        Once the card is answered and its controls are closed, its summary label takes its
-        place and the card's own box is closed: the transcript keeps one small model per
-        answered card, not the card (docs/notebooks.md, 'What a card costs').
+        An answered card stays in place as the same model with its state shrunk to its summary
+        (docs/notebooks.md, 'What a card costs').
         """
         self._close_message()
-        block = CardBlock(card)
-        self._append(block)
+        self._append(CardBlock(card))
         self.flush()
-        on_settle = getattr(card, "on_settle", None)
-        if on_settle is not None:
-            on_settle(lambda summary: self._card_settled(block, summary))
-
-    def _card_settled(self, block: CardBlock, summary: widgets.Widget) -> None:
-        card, block.widget = block.widget, summary
-        self._layout_dirty = True
-        self.flush()  # the summary is in place before the card's box goes
-        if card is not None and card is not summary:
-            card.close()
 
     def note_answers(self, answers: list[CardAnswer]) -> None:
         """An answered card's typed answers, for ``result.answers`` and the record (docs/record.md, 'Answers')."""
@@ -276,12 +269,31 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
                 block.render()
             if self._layout_dirty:
                 self._layout_dirty = False
-                self.children = tuple(b.widget for b in self._blocks if b.widget is not None)
+                self._lay_out()
         self.frames += 1
         try:
             self._last_frame = asyncio.get_running_loop().time()
         except RuntimeError:
             self._last_frame = None
+
+    @property
+    def shown(self) -> tuple[widgets.Widget, ...]:
+        """The blocks' widgets in order (the transcript's children are pages of them)."""
+        return tuple(w for page in self._pages for w in page.children)
+
+    def _lay_out(self) -> None:
+        """Put the blocks' widgets into pages of ``PAGE``; only a page whose list changed is
+        re-sent (traitlets skips an equal tuple), so an appended card costs one page's ids."""
+        shown = [b.widget for b in self._blocks if b.widget is not None]
+        groups = [tuple(shown[i : i + PAGE]) for i in range(0, len(shown), PAGE)]
+        while len(self._pages) < len(groups):
+            self._pages.append(widgets.VBox(layout=shared.layout(), _dom_classes=("nbacp-page",)))
+        for page, group in zip(self._pages, groups, strict=False):
+            page.children = group
+        for page in self._pages[len(groups):]:
+            page.close()
+        del self._pages[len(groups):]
+        self.children = tuple(self._pages)
 
     # -- frames ----------------------------------------------------------------------
     def _schedule(self) -> None:

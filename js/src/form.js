@@ -1,0 +1,111 @@
+// The form card's body: every field of one elicitation form, in order, in one model.
+// Choice questions render as option rows (choice.js), plain fields as native inputs (fields.js).
+import { registerKind } from "./base.js";
+import { mountChoice } from "./choice.js";
+import { attr, h } from "./dom.js";
+import { buildField } from "./fields.js";
+
+
+function messagesOf(errors, names) {
+  return names.flatMap((n) => (Array.isArray(errors[n]) ? errors[n].filter((m) => typeof m === "string") : []));
+}
+
+function titleNode(tag, attrs, field) {
+  return h(tag, { class: "nbacp-field-title", ...attrs }, [
+    field.title || field.name,
+    field.required ? h("span", { class: "nbacp-required", "aria-hidden": "true", text: "*" }) : null,
+  ]);
+}
+
+function choiceField(ctx, field, i) {
+  const node = h("div", { class: "nbacp-field nbacp-field-choice", "data-name": field.name });
+  const names = [field.name, ...(field.custom ? [field.custom.name] : [])];
+  const answer = () => {
+    const d = ctx.draft();
+    const picked = Array.isArray(d[field.name]) ? d[field.name].filter((v) => typeof v === "string") : [];
+    const custom = field.custom && typeof d[field.custom.name] === "string" ? d[field.custom.name] : "";
+    return { picked, custom };
+  };
+  const write = (next) => {
+    const patch = { [field.name]: next.picked };
+    if (field.custom) patch[field.custom.name] = next.custom;
+    ctx.edit(patch);
+  };
+  const choice = mountChoice(field, node, { answer, write, disabled: () => !ctx.open() });
+  return {
+    node,
+    names,
+    paint({ errors, disabled }) {
+      const messages = messagesOf(errors, names);
+      node.classList.toggle("nbacp-invalid", messages.length > 0);
+      choice.update(answer(), messages, disabled);
+    },
+    focus: (errors) => {
+      // the Other box when only its text is wrong, else the options
+      if (field.custom && !messagesOf(errors, [field.name]).length && choice.view.other) {
+        choice.view.other.input.focus();
+        return true;
+      }
+      return choice.focus();
+    },
+  };
+}
+
+function plainField(ctx, field, i) {
+  const ids = { input: `${ctx.base}-f${i}`, desc: `${ctx.base}-f${i}-desc`, error: `${ctx.base}-f${i}-error` };
+  const control = buildField(field, ids, (value) => ctx.edit({ [field.name]: value }));
+  const title = field.kind === "unsupported" ? null
+    : field.kind === "tristate" ? titleNode("div", { id: `${ids.input}-title` }, field)
+    : titleNode("label", { for: ids.input }, field);
+  if (field.kind === "tristate") attr(control.input, "aria-labelledby", `${ids.input}-title`);
+  const desc = field.description ? h("div", { class: "nbacp-field-desc", id: ids.desc, text: field.description }) : null;
+  const warning = field.warning ? h("div", { class: "nbacp-field-warning", text: `⚠ ${field.warning}` }) : null;
+  const error = h("div", { class: "nbacp-field-error", id: ids.error, role: "alert" });
+  const boolean = field.kind === "boolean";
+  const row = boolean ? h("div", { class: "nbacp-check-row" }, [control.input, title]) : null;
+  const node = h("div", { class: `nbacp-field nbacp-field-${field.kind}`, "data-name": field.name },
+    boolean ? [row, desc, warning, error] : [title, control.input, desc, warning, error]);
+  if (field.required && field.kind !== "tristate" && field.kind !== "unsupported") attr(control.input, "aria-required", "true");
+  return {
+    node,
+    names: [field.name],
+    paint({ draft, errors, disabled }) {
+      const messages = messagesOf(errors, [field.name]);
+      const invalid = messages.length > 0;
+      node.classList.toggle("nbacp-invalid", invalid);
+      attr(control.input, "aria-invalid", invalid ? "true" : null);
+      attr(control.input, "aria-describedby", [desc && ids.desc, invalid && ids.error].filter(Boolean).join(" ") || null);
+      error.textContent = messages.join(" ");
+      const focused = control.input.ownerDocument.activeElement === control.input;
+      control.paint(draft[field.name], focused);
+      control.disable(disabled);
+    },
+    focus: () => {
+      control.focus();
+      return true;
+    },
+  };
+}
+
+export function renderForm(ctx) {
+  const { spec, body } = ctx;
+  for (const note of Array.isArray(spec.notes) ? spec.notes : []) {
+    body.append(h("div", { class: "nbacp-card-note", text: note }));
+  }
+  const fields = (Array.isArray(spec.fields) ? spec.fields : []).map((f, i) =>
+    f.kind === "choice" ? choiceField(ctx, f, i) : plainField(ctx, f, i),
+  );
+  for (const f of fields) body.append(f.node);
+  return {
+    paint(state) {
+      for (const f of fields) f.paint(state);
+    },
+    focusInvalid(errors) {
+      const first = fields.find((f) => messagesOf(errors, f.names).length > 0);
+      return first ? first.focus(errors) : false;
+    },
+  };
+}
+
+registerKind("form", renderForm);
+

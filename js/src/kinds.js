@@ -1,0 +1,5 @@
+// Every card kind's body renderer registers itself here (one import per kind).
+import "./form.js";
+import "./permission_card.js";
+import "./url_card.js";
+import "./auth_card.js";
