@@ -27,7 +27,7 @@ from typing import Any
 if __name__ == "__main__":  # run as a file: find the support package
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from acp import PROTOCOL_VERSION, start_tool_call
+from acp import PROTOCOL_VERSION
 from acp.schema import (
     AgentCapabilities,
     ClientCapabilities,
@@ -42,6 +42,7 @@ from acp.schema import (
     ToolCallProgress,
 )
 from support.agents import _RawAgent
+from support.builders import start_tool_call
 
 
 class ClientMethodsAgent(_RawAgent):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from acp.schema import AuthMethodAgent, EnvVarAuthMethod
+from acp import schema
 from support.comm_support import RecordingComms
 from support.feature_agents import auth_methods
 
@@ -56,10 +56,13 @@ def test_the_cancel_button(comms: RecordingComms) -> None:
     assert card.done and card.response is None and card.summary == "Cancelled: did not authenticate"
 
 
+@pytest.mark.skipif(not hasattr(schema, "EnvVarAuthMethod"), reason="SDK 1.x removed EnvVarAuthMethod "
+                    "(docs/protocol.md, 'Two SDK lines'); raw auth methods are tested on both lines")
 def test_schema_objects_and_dicts_are_both_methods() -> None:
     methods = [
-        EnvVarAuthMethod(id="k", name="Key", type="env_var", vars=[{"name": "K_API"}], link="https://example.com/keys"),
-        AuthMethodAgent(id="a", name="Agent sign-in", description="In the agent"),
+        schema.EnvVarAuthMethod(id="k", name="Key", type="env_var", vars=[{"name": "K_API"}],
+                                link="https://example.com/keys"),
+        schema.AuthMethodAgent(id="a", name="Agent sign-in", description="In the agent"),
     ]
     spec = AuthCard(methods).spec
     assert spec["methods"][0]["vars"] == [{"name": "K_API", "optional": False}]
