@@ -8,6 +8,7 @@ takes one's identity (``nbacp.kernel.kernel_id``); everything else is the real s
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import secrets
@@ -27,7 +28,9 @@ from support.client_methods_agent import ClientMethodsAgent
 import nbacp
 from nbacp.client import open_notebooks
 
-pytestmark = pytest.mark.kernel
+# a real Jupyter server: in the test extra (JupyterLab), not in the SDK 1.x tier's core test venv
+pytestmark = [pytest.mark.kernel, pytest.mark.skipif(importlib.util.find_spec("jupyter_server") is None,
+                                                     reason="needs jupyter_server (nbacp[test])")]
 
 NOTEBOOK = {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
 

@@ -77,7 +77,10 @@ async def test_claude_extension_updates_are_one_line_each(tmp_path: Path) -> Non
     assert turn is not None and session.turn is not None
     assert "Unsupported update: subagent_update (×2)" in strings(turn.transcript)
     assert "Unsupported update: compaction_update (×3)" in strings(session.turn.transcript)
-    assert any(getattr(u, "get", lambda _: None)("sessionUpdate") == "compaction_update" for u in second.updates)
+    # kept in result.updates: as its raw dict on SDK 0.12, as a typed update where the SDK knows the type (1.x)
+    kinds = [u.get("sessionUpdate") if isinstance(u, dict) else getattr(u, "session_update", None)
+             for u in second.updates]
+    assert "compaction_update" in kinds
     assert "Plan:\n  ◐ Doing step one\n  ○ Step two" in turn.record.text  # type: ignore[union-attr]
     assert first.stop_reason == "end_turn"
 

@@ -14,8 +14,10 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
+from support.sdk_line import HAS_ACP_KIT, NO_ACP_KIT
 
-pytestmark = pytest.mark.kernel
+# the notebook runs the built-in demo agent, an ACP Kit agent (no release for SDK 1.x)
+pytestmark = [pytest.mark.kernel, pytest.mark.skipif(not HAS_ACP_KIT, reason=NO_ACP_KIT)]
 
 ROOT = Path(__file__).resolve().parents[2]
 WIDGET = "application/vnd.jupyter.widget-view+json"
