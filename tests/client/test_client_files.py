@@ -9,26 +9,14 @@ from __future__ import annotations
 import json
 import os
 import stat
-import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from support import SUPPORT
 from support.client_methods_agent import ClientMethodsAgent
 
 import nbacp
 from nbacp.client import files, open_notebooks
-
-AGENT = SUPPORT / "client_methods_agent.py"
-
-
-@pytest.fixture(params=["in-process", "stdio"])
-async def conn(request: pytest.FixtureRequest) -> AsyncIterator[Any]:
-    target: Any = ClientMethodsAgent() if request.param == "in-process" else [sys.executable, str(AGENT)]
-    async with nbacp.connect(target) as connection:
-        yield connection
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -22,13 +21,6 @@ import nbacp
 from nbacp.widgets.transcript.terminals import SHOWN_CHARS
 
 AGENT = SUPPORT / "client_methods_agent.py"
-
-
-@pytest.fixture(params=["in-process", "stdio"])
-async def conn(request: pytest.FixtureRequest) -> AsyncIterator[Any]:
-    target: Any = ClientMethodsAgent() if request.param == "in-process" else [sys.executable, str(AGENT)]
-    async with nbacp.connect(target) as connection:
-        yield connection
 
 
 async def run(session: Any, *steps: dict[str, Any]) -> list[dict[str, Any]]:
