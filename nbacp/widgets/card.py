@@ -46,8 +46,13 @@ class Card(anywidget.AnyWidget, Generic[T]):
     where the front end cannot share it, with the stylesheet as ``_css``).
     """
 
-    _esm = card_code.card_module()
-    _css = "" if card_code.HOST_LOOKUP else card_code.css_source()
+    # Declared as traits once, on the class: anywidget adds ``_esm``, ``_css`` and
+    # ``_anywidget_id`` to each instance with ``add_traits``, which makes a new class per card
+    # (about 8 KB kept for as long as the answered card lives); here adding them only sets
+    # their values (``add_traits`` below; docs/notebooks.md, 'What a card costs').
+    _esm = traitlets.Unicode(card_code.card_module()).tag(sync=True)
+    _css = traitlets.Unicode("" if card_code.HOST_LOOKUP else card_code.css_source()).tag(sync=True)
+    _anywidget_id = traitlets.Unicode("nbacp.widgets.card.Card").tag(sync=True)
 
     code = traitlets.Unicode("").tag(sync=True)
     spec = traitlets.Dict().tag(sync=True)
@@ -77,6 +82,15 @@ class Card(anywidget.AnyWidget, Generic[T]):
         # Set by the client: why a response cannot be sent (e.g. over the websocket's size limit), or None.
         self.response_check: Callable[[T], str | None] | None = None
         self.on_msg(self._on_front_end)
+
+    def add_traits(self, **traits: Any) -> None:
+        """Set traits this class already declares; add (with a new class) only unknown ones."""
+        new = {name: trait for name, trait in traits.items() if not self.has_trait(name)}
+        for name, trait in traits.items():
+            if name not in new:
+                self.set_trait(name, trait.default_value)
+        if new:
+            super().add_traits(**new)
 
     @traitlets.validate("draft")
     def _no_draft_once_answered(self, proposal: Any) -> Any:
