@@ -1,8 +1,9 @@
 """The page's side, in a real JupyterLab and Debian's chromium (the browser test tier's set-up).
 
 - **cards**: one cell shows N one-question cards (nbacp) or the same question written by hand
-  with stock ipywidgets; from "run" to all N visible (wall clock, kernel included) and the
-  DOM nodes per card.
+  with stock ipywidgets, and N/2 twelve-field forms or the same fields written by hand (the
+  questions of ``benchmarks/cards.py``); from "run" to all visible (wall clock, kernel
+  included) and the DOM nodes per card.
 - **streaming**: one cell streams N agent message chunks (bursts of 10, 1 ms apart) into a
   ``Transcript`` or into the naive notebook idiom, ``display(Markdown(text), display_id=...)``
   updated on every chunk; a ``PerformanceObserver`` counts the page's main-thread long tasks
@@ -29,22 +30,19 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
-SETUP = textwrap.dedent("""
+SETUP = textwrap.dedent(f"""
+    import sys
+    sys.path.insert(0, {str(ROOT)!r})
     import asyncio
     import ipywidgets as widgets
     from IPython.display import Markdown, display
     from acp import schema
     import nbacp
     from nbacp.widgets.transcript import Transcript
-    SCHEMA = {"type": "object", "required": ["choice"], "properties": {"choice": {"type": "string",
-              "title": "Choice", "oneOf": [{"const": f"choice_{i}", "title": t}
-              for i, t in enumerate(["Preview", "Production", "Staging"])]}}}
+    from benchmarks.cards import MESSAGE, choice_schema, hand_written_choice, hand_written_form, twelve_field_schema
 
-    def hand_card():
-        buttons = [widgets.Button(description=d) for d in ("Accept", "Decline", "Cancel")]
-        box = widgets.VBox([widgets.Label("Where should this be deployed?"),
-                            widgets.RadioButtons(options=["Preview", "Production", "Staging"]),
-                            widgets.HBox(buttons)])
+    def hand(build):
+        box = build()
         box.add_class("hand-card")
         return box
 
@@ -53,7 +51,7 @@ SETUP = textwrap.dedent("""
             return "\\n\\n```python\\nfor item in items:\\n    print(item)\\n```\\n\\n"
         if i % 60 == 59:
             return "\\n\\n- a point\\n- another **point**\\n\\n"
-        return f"word{i % 10} "
+        return f"word{{i % 10}} "
 
     async def stream(n, add, budget):
         import time
@@ -72,11 +70,15 @@ STREAM_BUDGET = 30.0
 CATCH_UP = 90.0
 
 CARDS = {
-    "nbacp": "display(widgets.VBox([nbacp.ElicitationForm('Where should this be deployed?', SCHEMA) "
-             "for _ in range({n})]))",
-    "hand-written": "display(widgets.VBox([hand_card() for _ in range({n})]))",
+    "nbacp": "display(widgets.VBox([nbacp.ElicitationForm(MESSAGE, choice_schema()) for _ in range({n})]))",
+    "hand-written": "display(widgets.VBox([hand(hand_written_choice) for _ in range({n})]))",
+    "nbacp 12 fields": "display(widgets.VBox([nbacp.ElicitationForm(MESSAGE, twelve_field_schema()) "
+                       "for _ in range({n})]))",
+    "hand 12 fields": "display(widgets.VBox([hand(hand_written_form) for _ in range({n})]))",
 }
-CARD_SELECTOR = {"nbacp": ".nbacp-card2[data-ready=true]", "hand-written": ".hand-card"}
+FORMS = ("nbacp 12 fields", "hand 12 fields")
+"""The twelve-field views show half as many cards (at least one)."""
+CARD_SELECTOR = {view: ".hand-card" if view.startswith("hand") else ".nbacp-card2[data-ready=true]" for view in CARDS}
 
 STREAMS = {
     "transcript": textwrap.dedent("""
@@ -146,6 +148,7 @@ def _run_last_cell(page: Any) -> None:
 
 
 def run(cards: int, chunks: int) -> tuple[list[CardRun], list[StreamRun]]:
+    """``chunks=0``: the cards only."""
     support = _support()
     from playwright.sync_api import sync_playwright
 
@@ -157,8 +160,9 @@ def run(cards: int, chunks: int) -> tuple[list[CardRun], list[StreamRun]]:
             browser = p.chromium.launch(executable_path=support.CHROMIUM, headless=True, args=support.CHROMIUM_ARGS)
             try:
                 for view, cell in CARDS.items():
-                    card_runs.append(_cards(support, server, browser, view, cell.format(n=cards), cards))
-                for view, cell in STREAMS.items():
+                    n = max(1, cards // 2) if view in FORMS else cards
+                    card_runs.append(_cards(support, server, browser, view, cell.format(n=n), n))
+                for view, cell in STREAMS.items() if chunks else ():
                     code = cell.format(n=chunks, budget=STREAM_BUDGET)
                     stream_runs.append(_stream(support, server, browser, view, code, chunks))
             finally:
@@ -220,12 +224,15 @@ def _stream(support: Any, server: Any, browser: Any, view: str, cell: str, n: in
 
 def report(cards: int, chunks: int) -> None:
     card_runs, stream_runs = run(cards, chunks)
-    print(f"browser (JupyterLab + chromium): {cards} one-question cards in one cell")
-    hand = next(r for r in card_runs if r.view == "hand-written")
-    print(f"  {'view':<14} {'visible s':>10} {'DOM nodes/card':>15} {'time x':>7} {'nodes x':>8}")
+    print(f"browser (JupyterLab + chromium): {cards} one-question cards, {max(1, cards // 2)} twelve-field forms, "
+          "one cell each; x = against the same questions written by hand")
+    print(f"  {'view':<16} {'cards':>6} {'visible s':>10} {'DOM nodes/card':>15} {'time x':>7} {'nodes x':>8}")
     for r in card_runs:
-        print(f"  {r.view:<14} {r.seconds:>10.2f} {r.nodes_per_card:>15.1f} {r.seconds / hand.seconds:>6.2f}x "
+        hand = next(h for h in card_runs if h.view == ("hand 12 fields" if r.view in FORMS else "hand-written"))
+        print(f"  {r.view:<16} {r.n:>6} {r.seconds:>10.2f} {r.nodes_per_card:>15.1f} {r.seconds / hand.seconds:>6.2f}x "
               f"{r.nodes_per_card / hand.nodes_per_card:>7.2f}x")
+    if not stream_runs:
+        return
     print(f"\nbrowser: {chunks} agent message chunks streamed into one view, main-thread long tasks (> 50 ms)")
     naive = next(r for r in stream_runs if r.view == "naive")
     print(f"  (each view streams for at most {STREAM_BUDGET:.0f} s; the page then has {CATCH_UP:.0f} s to catch up)")

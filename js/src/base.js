@@ -2,7 +2,7 @@
 // a countdown, and the same Accept / Decline / Cancel (or option) buttons on every card.
 // The draft lives in the model's `draft`; an action is ONE custom message that carries it, so
 // the kernel answers from what this page showed at the click, whatever the link's delay.
-import { attr, h, uid } from "./dom.js";
+import { attr, h, present, uid } from "./dom.js";
 
 /** The card's body renderers by `spec.kind`; each is `(ctx) => {paint, focusInvalid?, dispose?}`. */
 export const KINDS = {};
@@ -38,7 +38,10 @@ export function mount(model, el) {
   });
   el.replaceChildren(root);
   const phase = () => model.get("phase") || "open";
-  if (phase() !== "open") {
+  // "open": answerable; "sent": answered but still reporting (a URL card waiting for the agent's
+  // completion keeps its body and its own actions, Retry / Cancel); "answered": the summary only.
+  const live = () => phase() === "open" || phase() === "sent";
+  if (!live()) {
     root.append(h("div", { class: "nbacp-summary", role: "status", text: model.get("summary") || "" }));
     root.dataset.ready = "true";
     const repaint = () => {
@@ -54,9 +57,9 @@ export function mount(model, el) {
   const secretNames = new Set(Array.isArray(spec.secret) ? spec.secret : []);
 
   const draft = () => ({ ...objectOr(model.get("draft")), ...secrets });
-  const open = () => phase() === "open" && !frozen;
+  const open = () => live() && !frozen;
   const edit = (patch) => {
-    if (!open()) return;
+    if (!open() || phase() !== "open") return; // a sent answer's draft never changes
     const synced = { ...objectOr(model.get("draft")) };
     for (const [k, v] of Object.entries(patch)) {
       if (secretNames.has(k)) secrets[k] = v;
@@ -93,14 +96,15 @@ export function mount(model, el) {
   const countdown = spec.deadline_at ? h("div", { class: "nbacp-countdown", role: "timer", "aria-live": "off" }) : null;
   if (countdown) root.append(countdown);
 
-  const body = h("div", { class: "nbacp-card-body" });
-  root.append(body);
+  // The kind renders straight into the card (no body wrapper): every element a card has is one
+  // a person sees (docs/cards.md, 'DOM budget').
   const renderer = KINDS[spec.kind];
-  const ctx = { spec, body, base, draft, edit, act, submit, cancel, open, model };
+  const ctx = { spec, body: root, base, draft, edit, act, submit, cancel, open, model };
   const kind = renderer ? renderer(ctx) : null;
-  if (!renderer) body.append(h("div", { class: "nbacp-card-message", text: `Unknown card kind ${spec.kind}` }));
+  if (!renderer) root.append(h("div", { class: "nbacp-card-message", text: `Unknown card kind ${spec.kind}` }));
 
-  const general = h("ul", { class: "nbacp-card-errors", id: `${base}-errors`, role: "alert" });
+  // card-level messages and "Sending…": attached only while they have something to say
+  const general = h("ul", { class: "nbacp-card-errors", id: `${base}-errors`, role: "alert", tabindex: "-1" });
   const status = h("div", { class: "nbacp-card-status", role: "status" });
   const buttons = actions.map((a) =>
     h("button", {
@@ -114,7 +118,7 @@ export function mount(model, el) {
   );
   buttons.forEach((b, i) => b.addEventListener("click", () => act(actions[i])));
   const bar = h("div", { class: "nbacp-actions" }, buttons);
-  root.append(general, status, bar);
+  root.append(bar);
 
   root.addEventListener("keydown", (event) => {
     if (event.defaultPrevented || event.isComposing || event.altKey || event.metaKey) return;
@@ -142,11 +146,13 @@ export function mount(model, el) {
     const off = !open();
     root.setAttribute("aria-busy", frozen ? "true" : "false");
     status.textContent = frozen ? "Sending…" : "";
+    present(root, status, frozen, bar);
     buttons.forEach((b, i) => {
       b.disabled = off || Boolean(actions[i].disabled);
     });
     const messages = Array.isArray(errors[""]) ? errors[""].filter((m) => typeof m === "string") : [];
     general.replaceChildren(...messages.map((m) => h("li", { text: m })));
+    present(root, general, messages.length > 0, status.parentNode ? status : bar);
     if (kind && kind.paint) kind.paint({ draft: draft(), errors, disabled: off });
     if (focusAfter && !frozen) {
       focusAfter = 0;

@@ -30,6 +30,16 @@ export function attr(node, name, value) {
   else node.setAttribute(name, value === true ? "true" : String(value));
 }
 
+/**
+ * Attach `node` to `parent` (before `before`, or last) while `present`, detach it otherwise:
+ * an element that exists only while it has something to show, so an untouched card carries
+ * no empty error lists or status lines (docs/cards.md, 'DOM budget').
+ */
+export function present(parent, node, shown, before = null) {
+  if (shown && node.parentNode !== parent) parent.insertBefore(node, before && before.parentNode === parent ? before : null);
+  else if (!shown && node.parentNode) node.remove();
+}
+
 let counter = 0;
 
 /** A page-unique id prefix: one model can be rendered in several views at once. */

@@ -58,7 +58,7 @@ export function buildField(field, ids, onEdit) {
     };
   }
   if (kind === "tristate") {
-    const group = h("div", { class: "nbacp-segmented", role: "radiogroup", id: ids.input });
+    const group = h("div", { role: "radiogroup", id: ids.input });
     const choices = [
       [true, "Yes"],
       [false, "No"],

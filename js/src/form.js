@@ -2,7 +2,7 @@
 // Choice questions render as option rows (choice.js), plain fields as native inputs (fields.js).
 import { registerKind } from "./base.js";
 import { mountChoice } from "./choice.js";
-import { attr, h } from "./dom.js";
+import { attr, h, present } from "./dom.js";
 import { buildField } from "./fields.js";
 
 
@@ -11,10 +11,10 @@ function messagesOf(errors, names) {
 }
 
 function titleNode(tag, attrs, field) {
-  return h(tag, { class: "nbacp-field-title", ...attrs }, [
-    field.title || field.name,
-    field.required ? h("span", { class: "nbacp-required", "aria-hidden": "true", text: "*" }) : null,
-  ]);
+  // the required marker is the title's ::after (card.css), not an element
+  const { class: extra, ...rest } = attrs;
+  const classes = ["nbacp-field-title", field.required && "nbacp-required", extra].filter(Boolean).join(" ");
+  return h(tag, { class: classes, text: field.title || field.name, ...rest });
 }
 
 function choiceField(ctx, field, i) {
@@ -54,18 +54,29 @@ function choiceField(ctx, field, i) {
 function plainField(ctx, field, i) {
   const ids = { input: `${ctx.base}-f${i}`, desc: `${ctx.base}-f${i}-desc`, error: `${ctx.base}-f${i}-error` };
   const control = buildField(field, ids, (value) => ctx.edit({ [field.name]: value }));
-  const title = field.kind === "unsupported" ? null
-    : field.kind === "tristate" ? titleNode("div", { id: `${ids.input}-title` }, field)
-    : titleNode("label", { for: ids.input }, field);
-  if (field.kind === "tristate") attr(control.input, "aria-labelledby", `${ids.input}-title`);
+  const kind = field.kind;
   const desc = field.description ? h("div", { class: "nbacp-field-desc", id: ids.desc, text: field.description }) : null;
   const warning = field.warning ? h("div", { class: "nbacp-field-warning", text: `⚠ ${field.warning}` }) : null;
+  // attached only while the field has a message (paint)
   const error = h("div", { class: "nbacp-field-error", id: ids.error, role: "alert" });
-  const boolean = field.kind === "boolean";
-  const row = boolean ? h("div", { class: "nbacp-check-row" }, [control.input, title]) : null;
-  const node = h("div", { class: `nbacp-field nbacp-field-${field.kind}`, "data-name": field.name },
-    boolean ? [row, desc, warning, error] : [title, control.input, desc, warning, error]);
-  if (field.required && field.kind !== "tristate" && field.kind !== "unsupported") attr(control.input, "aria-required", "true");
+  let node;
+  if (kind === "tristate") {
+    // the yes/no group is the field itself: its title and two buttons, no wrappers
+    node = control.input;
+    node.prepend(titleNode("div", { id: `${ids.input}-title` }, field));
+    attr(node, "aria-labelledby", `${ids.input}-title`);
+    node.append(...[desc, warning].filter(Boolean));
+  } else if (kind === "boolean") {
+    // the box inside its label: clicking the title toggles it
+    node = h("div", {}, [titleNode("label", { class: "nbacp-check-row" }, field), desc, warning]);
+    node.firstChild.prepend(control.input);
+  } else {
+    const title = kind === "unsupported" ? null : titleNode("label", { for: ids.input }, field);
+    node = h("div", {}, [title, control.input, desc, warning]);
+  }
+  node.classList.add("nbacp-field", `nbacp-field-${kind}`);
+  node.dataset.name = field.name;
+  if (field.required && kind !== "tristate" && kind !== "unsupported") attr(control.input, "aria-required", "true");
   return {
     node,
     names: [field.name],
@@ -76,6 +87,7 @@ function plainField(ctx, field, i) {
       attr(control.input, "aria-invalid", invalid ? "true" : null);
       attr(control.input, "aria-describedby", [desc && ids.desc, invalid && ids.error].filter(Boolean).join(" ") || null);
       error.textContent = messages.join(" ");
+      present(node, error, invalid);
       const focused = control.input.ownerDocument.activeElement === control.input;
       control.paint(draft[field.name], focused);
       control.disable(disabled);

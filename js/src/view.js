@@ -1,24 +1,24 @@
 // The card's DOM and its update-in-place logic. Built once per spec; every later change
 // (answer, errors, disabled) only toggles attributes and text so focus and caret survive.
-import { attr, h, uid } from "./dom.js";
+import { attr, h, present, uid } from "./dom.js";
 import * as S from "./state.js";
 
 export const FILTER_THRESHOLD = 8;
 
 function optionRow(spec, option, ids) {
   const multi = Boolean(spec.multi);
-  const labelText = option.label ?? option.value;
-  const label = h("span", { class: "nbacp-cc-label", id: ids.label, text: labelText });
+  const labelText = String(option.label ?? option.value);
   const badge = option.recommended
-    ? h("span", { class: "nbacp-cc-badge", id: ids.badge, text: "Recommended" })
+    ? h("span", { class: "nbacp-cc-badge", "aria-hidden": "true", text: "Recommended" })
     : null;
   const desc = option.description
-    ? h("div", { class: "nbacp-cc-opt-desc", id: ids.desc, text: option.description })
+    ? h("span", { class: "nbacp-cc-opt-desc", id: ids.desc, text: option.description })
     : null;
   const preview = option.preview
     ? h("pre", { class: "nbacp-cc-preview", id: ids.preview, text: option.preview })
     : null;
-  const note = h("div", { class: "nbacp-cc-note", id: ids.note, text: "overridden by your answer", hidden: true });
+  // One element per plain row: the label is the row's first (text) node, the box or circle its
+  // ::before (card.css); a row with extras names itself with aria-label so they are not its name.
   const node = h(
     "div",
     {
@@ -27,18 +27,23 @@ function optionRow(spec, option, ids) {
       id: ids.row,
       tabindex: "-1",
       "aria-checked": "false",
-      "aria-labelledby": badge ? `${ids.label} ${ids.badge}` : ids.label,
+      "aria-label": badge ? `${labelText}, recommended` : desc || preview ? labelText : null,
       // Lumino tests shortcut selectors on the focused element itself before its ancestors,
       // so the suppression has to sit on every focusable node, not only on the root.
       "data-lm-suppress-shortcuts": "true",
     },
-    [
-      // the box or circle is the row's ::before (card.css): one element fewer per option
-      h("div", { class: "nbacp-cc-body" }, [label, badge, desc, preview, note]),
-    ],
+    [labelText, badge, desc, preview],
   );
+  // Shown (attached) only while the pick is overridden by typed text.
+  const note = h("span", { class: "nbacp-cc-note", id: ids.note, text: "overridden by your answer" });
   const described = [desc && ids.desc, preview && ids.preview].filter(Boolean);
   return { option, node, note, described, noteId: ids.note };
+}
+
+/** The label a row shows (its first text node): what a person reads and a test looks for. */
+export function rowLabel(node) {
+  const first = node.firstChild;
+  return first && first.nodeType === 3 ? first.textContent : "";
 }
 
 /**
@@ -57,12 +62,8 @@ export function buildView(spec, root) {
   root.setAttribute("data-lm-suppress-shortcuts", "true");
 
   if (spec.title) {
-    root.append(
-      h("div", { class: "nbacp-field-title nbacp-cc-title", id: ids.title }, [
-        spec.title,
-        spec.required ? h("span", { class: "nbacp-required", "aria-hidden": "true", text: "*" }) : null,
-      ]),
-    );
+    // the required marker is the title's ::after (card.css), not an element
+    root.append(h("div", { class: `nbacp-field-title nbacp-cc-title${spec.required ? " nbacp-required" : ""}`, id: ids.title, text: spec.title }));
   }
   if (spec.description) root.append(h("div", { class: "nbacp-field-desc", id: ids.desc, text: spec.description }));
   const hintText = S.countHint(spec);
@@ -88,8 +89,6 @@ export function buildView(spec, root) {
   const rows = options.map((option, i) =>
     optionRow(spec, option, {
       row: `${base}-opt-${i}`,
-      label: `${base}-opt-${i}-label`,
-      badge: `${base}-opt-${i}-badge`,
       desc: `${base}-opt-${i}-desc`,
       preview: `${base}-opt-${i}-preview`,
       note: `${base}-opt-${i}-note`,
@@ -139,10 +138,10 @@ export function buildView(spec, root) {
     root.append(other.box);
   }
 
+  // attached only while there are errors (paint)
   const errorList = h("ul", { class: "nbacp-cc-errors", id: ids.errors, role: "alert" });
-  root.append(errorList);
 
-  return { spec, rows, list, filter, status, other, errorList, errorsId: ids.errors };
+  return { spec, root, rows, list, filter, status, other, errorList, errorsId: ids.errors };
 }
 
 /** Reflect the model's answer / errors / disabled into the DOM without rebuilding it. */
@@ -155,7 +154,7 @@ export function paint(view, answer, errors, disabled) {
     attr(r.node, "aria-checked", checked ? "true" : "false");
     attr(r.node, "aria-disabled", disabled);
     r.node.classList.toggle("nbacp-cc-overridden", ovr);
-    r.note.hidden = !ovr;
+    present(r.node, r.note, ovr);
     attr(r.node, "aria-describedby", [...r.described, ovr && r.noteId].filter(Boolean).join(" ") || null);
   }
   if (view.list) {
@@ -184,6 +183,7 @@ export function paint(view, answer, errors, disabled) {
     }
   }
   view.errorList.replaceChildren(...errors.map((m) => h("li", { text: m })));
+  present(view.root, view.errorList, errors.length > 0);
 }
 
 /** Hide rows that do not match `query`; returns how many are shown and how many picks hide. */

@@ -109,13 +109,14 @@ describe("picking and typing compose", () => {
     expect(c.checked()).toEqual(["Beta"]);
     expect(c.overridden()).toEqual(["Beta"]);
     const note = c.row("Beta").querySelector(".nbacp-cc-note");
-    expect(note.hidden).toBe(false);
+    expect(note.isConnected).toBe(true);
     expect(note.textContent).toBe("overridden by your answer");
     expect(c.row("Beta").getAttribute("aria-describedby").split(" ")).toContain(note.id);
     type(c.other(), "");
     expect(c.answer()).toEqual({ picked: ["b"], custom: "" });
     expect(c.overridden()).toEqual([]);
-    expect(note.hidden).toBe(true);
+    expect(note.isConnected).toBe(false); // no hidden note left in the row
+    expect(c.row("Beta").getAttribute("aria-describedby").split(" ")).not.toContain(note.id);
     expect(c.checked()).toEqual(["Beta"]);
   });
 

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { documentKeys, key, makeSpec, mountCard, opts, type } from "./helpers.js";
+import { documentKeys, key, makeSpec, mountCard, opts, rowLabel, type } from "./helpers.js";
 
 afterEach(() => document.body.replaceChildren());
 
@@ -121,7 +121,7 @@ describe("many options", () => {
     c.row("Option 2").click();
     c.row("Zebra").click();
     type(filter, "HORSE");
-    const shown = () => c.rows().filter((r) => !r.hidden).map((r) => r.querySelector(".nbacp-cc-label").textContent);
+    const shown = () => c.rows().filter((r) => !r.hidden).map((r) => rowLabel(r));
     expect(shown()).toEqual(["Zebra"]);
     expect(c.el.querySelector('[role="status"]').textContent).toBe("1 of 10 shown. 1 selected option hidden.");
     expect(c.answer()).toEqual({ picked: ["v2", "z"], custom: "" });
@@ -221,11 +221,11 @@ describe("agent text is never HTML", () => {
     c.fromPython({ picked: [payload], custom: payload });
     for (const tag of ["img", "script", "b"]) expect(c.el.querySelector(tag)).toBeNull();
     const row = c.rows()[0];
-    expect(row.querySelector(".nbacp-cc-label").textContent).toBe(payload);
+    expect(rowLabel(row)).toBe(payload);
     expect(row.querySelector(".nbacp-cc-opt-desc").textContent).toBe(payload);
     expect(row.querySelector("pre").textContent).toBe(payload);
     expect(c.el.querySelector(".nbacp-cc-title").firstChild.textContent).toBe(payload);
-    expect(c.el.querySelector(".nbacp-card-errors")).not.toBeNull();
+    expect(c.el.querySelector(".nbacp-cc-errors li").textContent).toBe(payload);
     expect(c.el.querySelector(".nbacp-cc-other-label").textContent).toBe(payload);
     expect(c.other().placeholder).toBe(payload);
     expect(c.other().value).toBe(payload);
@@ -233,7 +233,7 @@ describe("agent text is never HTML", () => {
     expect(c.group().getAttribute("aria-label")).toBe(`${payload} (required)`);
     expect(c.checked()).toEqual([payload]);
     expect(c.overridden()).toEqual([payload]);
-    expect(c.rows()[1].querySelector(".nbacp-cc-label").textContent).toBe("<b>bold</b>");
+    expect(rowLabel(c.rows()[1])).toBe("<b>bold</b>");
   });
 
   test("the source never parses markup", () => {

@@ -28,7 +28,11 @@ const DRAFT = { name: "", notes: "", email: "", site: "", day: "", when: "", cou
 
 function mountForm(over = {}, state = {}) {
   const c = mountSpec(formSpec(FIELDS, { secret: ["token"], ...over }), { draft: { ...DRAFT }, ...state });
-  const input = (label) => c.el.querySelector(`#${[...c.el.querySelectorAll("label")].find((l) => l.textContent.startsWith(label)).htmlFor}`);
+  // a label names its input by `for`, or holds it (the checkbox)
+  const input = (label) => {
+    const l = [...c.el.querySelectorAll("label")].find((x) => x.textContent.startsWith(label));
+    return l.htmlFor ? c.el.querySelector(`#${l.htmlFor}`) : l.querySelector("input");
+  };
   return { ...c, input };
 }
 

@@ -2,6 +2,9 @@
 // fresh container attached to the document (focus needs a document).
 import card from "../src/card.js";
 import { fakeModel } from "./fake_model.js";
+import { rowLabel } from "../src/view.js";
+
+export { rowLabel };
 
 export const ACTIONS = [
   { event: "accept", label: "Accept", style: "primary", draft: true, default: true },
@@ -70,7 +73,7 @@ export function mountCard(choice, state = {}) {
   const el = c.el;
   const fromDraft = (d) => ({ picked: d[names.pick], custom: names.custom ? d[names.custom] : "" });
   const rows = () => [...el.querySelectorAll('[role="radio"], [role="checkbox"]')];
-  const row = (label) => rows().find((r) => r.querySelector(".nbacp-cc-label").textContent === label);
+  const row = (label) => rows().find((r) => rowLabel(r) === label);
   return {
     ...c,
     rows,
@@ -83,8 +86,8 @@ export function mountCard(choice, state = {}) {
     saved: () => c.model.saved.map(fromDraft),
     fromPython: (a) => c.model.fromPython("draft", toDraft(a)),
     setErrors: (messages) => c.model.fromPython("errors", messages.length ? { [names.pick]: messages } : {}),
-    checked: () => rows().filter((r) => r.getAttribute("aria-checked") === "true").map((r) => r.querySelector(".nbacp-cc-label").textContent),
-    overridden: () => rows().filter((r) => r.classList.contains("nbacp-cc-overridden")).map((r) => r.querySelector(".nbacp-cc-label").textContent),
+    checked: () => rows().filter((r) => r.getAttribute("aria-checked") === "true").map((r) => rowLabel(r)),
+    overridden: () => rows().filter((r) => r.classList.contains("nbacp-cc-overridden")).map((r) => rowLabel(r)),
   };
 }
 

@@ -25,8 +25,8 @@ function spec(over = {}) {
   };
 }
 
-function mount(s) {
-  const model = fakeModel({ spec: s, draft: {}, errors: {}, handled: 0, phase: "open", summary: "" });
+function mount(s, phase = "open") {
+  const model = fakeModel({ spec: s, draft: {}, errors: {}, handled: 0, phase, summary: "Consented to open evil.example" });
   const el = document.createElement("div");
   document.body.append(el);
   render({ model, el });
@@ -73,6 +73,19 @@ describe("url consent body", () => {
     expect(c.q(".nbacp-refusal").textContent).toMatch(/^Cannot open: Only http/);
     c.q('.nbacp-actions button[data-event="decline"]').click();
     expect(c.model.sent).toEqual([{ event: "decline", seq: 1 }]);
+  });
+
+  test("a sent card (consent given, waiting for the agent) keeps its body and its Retry / Cancel", () => {
+    const waiting = [{ event: "retry", label: "Retry" }, { event: "stop", label: "Cancel" }];
+    const c = mount(spec({ link_enabled: false, status: "Waiting for the agent to finish...", actions: waiting }), "sent");
+    expect(c.q(".nbacp-summary")).toBeNull();
+    expect(c.q(".nbacp-url").textContent).toBe("https://bank.example@evil.example/login");
+    const buttons = [...c.el.querySelectorAll(".nbacp-actions button")];
+    expect(buttons.map((b) => [b.textContent, b.disabled])).toEqual([["Retry", false], ["Cancel", false]]);
+    buttons[0].click();
+    expect(c.model.sent).toEqual([{ event: "retry", seq: 1 }]);
+    c.model.fromPython("phase", "answered");
+    expect(c.q(".nbacp-summary").textContent).toBe("Consented to open evil.example");
   });
 
   test("Escape cancels", () => {

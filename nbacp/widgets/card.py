@@ -11,8 +11,8 @@ and ``summary``, never ``draft`` in reply to an action.
 
 Headless policies and ``view.pick`` / ``view.fill`` / ``view.accept`` act on the same state
 through the same handler a click's message runs (``_handle``). An answered card is the same
-model with its state shrunk to ``{phase, summary}``: one model, nothing kept but the summary
-(docs/notebooks.md, 'What a card costs').
+model with its state shrunk to ``{phase, summary}``; a transcript then puts the summary line
+in its place and closes it (docs/notebooks.md, 'What a card costs').
 """
 
 from __future__ import annotations

@@ -95,8 +95,10 @@ def card_code() -> CardCode:
     return shared.shared_model("card-code", lambda: CardCode(layout=shared.layout()))
 
 
-def card_module() -> str | pathlib.Path:
-    """What a card model carries as its own ``_esm``: the stub, or the whole bundle (see above)."""
-    if os.environ.get("ANYWIDGET_HMR") == "1":
-        return ESM_FILE
-    return CARD_STUB if HOST_LOOKUP else esm_source()
+def card_module() -> str:
+    """What a card model carries as its own ``_esm``: the stub, or the whole bundle (see above).
+
+    Always text: a card declares ``_esm`` as a trait (``nbacp.widgets.card``). With
+    ``ANYWIDGET_HMR=1`` the live reloading happens in the shared ``CardCode`` the stub renders
+    through (anywidget >= 0.11)."""
+    return CARD_STUB if HOST_LOOKUP else _read(ESM_FILE)

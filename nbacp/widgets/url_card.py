@@ -19,7 +19,7 @@ from typing import Any
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
 
 from nbacp.render.urls import UrlCheck, check_url, url_parts
-from nbacp.widgets.card import OPEN, Card
+from nbacp.widgets.card import SENT, Card
 from nbacp.widgets.text import safe_text, visible_controls
 
 UrlResponse = AcceptElicitationResponse | DeclineElicitationResponse | CancelElicitationResponse
@@ -32,9 +32,9 @@ WAITING_ACTIONS = (
     {"event": "retry", "label": "Retry", "style": "default", "hint": "Show the link again to re-open it"},
     {"event": "stop", "label": "Cancel", "style": "default", "hint": "Stop waiting for the agent"},
 )
-WAITING_PHASE = OPEN
-"""The base's phase while the card waits for ``elicitation/complete`` after consent: the card
-is answered (``done``) but still shows Retry and Cancel."""
+WAITING_PHASE = SENT
+"""The phase while the card waits for ``elicitation/complete`` after consent: answered
+(``done``), and the page still shows the card with Retry and Cancel (docs/cards.md, 'State keys')."""
 
 
 def _visible(text: str) -> str:

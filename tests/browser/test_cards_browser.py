@@ -307,7 +307,9 @@ def test_agent_text_never_becomes_markup(lab: JupyterServer, page: Page, tmp_pat
     for card in (".nbacp-kind-form", ".nbacp-permission-card", ".nbacp-transcript"):
         expect(out.locator(card)).to_contain_text(XSS)  # shown as the characters it is
     expect(out.locator(".nbacp-url-card").nth(0)).to_contain_text(XSS)
-    expect(out.locator(".nbacp-cc-label")).to_have_text(XSS)
+    row = out.locator(".nbacp-cc-row")
+    assert row.evaluate("(r) => r.firstChild.textContent") == XSS  # a row's label is its first text node
+    expect(row).to_have_attribute("aria-label", XSS)
     expect(out.get_by_role("button", name=XSS)).to_be_visible()
     expect(out.locator(".jp-RenderedMarkdown")).to_contain_text("<img src=x")  # the static record
     # Nothing the agent wrote became an element, a script or a javascript: link.

@@ -122,8 +122,8 @@ def act_languages(page: Page, card: Locator, pace: bool) -> dict[str, Any]:
     _gap(page, pace)
     _type(page, card.get_by_label("Other"), OTHER_TEXT, pace)
     shown: dict[str, Any] = card.evaluate("""(c) => {
-      const rows = c.querySelectorAll('[role=checkbox][aria-checked=true] .nbacp-cc-label');
-      const picked = [...rows].map(n => n.textContent);
+      const rows = c.querySelectorAll('[role=checkbox][aria-checked=true]');
+      const picked = [...rows].map(n => n.firstChild.textContent);  // a row's label is its first text node
       const other = c.querySelector('.nbacp-cc-other-input').value.trim();
       return Object.assign({question_0: picked}, other ? {question_0_custom: other} : {});
     }""")

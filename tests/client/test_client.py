@@ -245,8 +245,9 @@ async def test_unknown_elicitation_mode_is_invalid_params_and_the_connection_liv
     assert agent.replies[0].action == "decline"
 
 
-async def test_an_answered_card_in_a_turn_is_one_model_showing_its_summary() -> None:
-    """The card stays in the transcript as itself, its state shrunk to the summary (docs/cards.md)."""
+async def test_an_answered_card_in_a_turn_leaves_one_line_and_stays_readable() -> None:
+    """In the transcript the answered card's place holds its summary as one line of text and the
+    card's model is closed; the card object stays readable (docs/notebooks.md, 'What a card costs')."""
     outcomes: list[Any] = []
     choices = [ElicitationChoice(value=Target.PREVIEW, label="Preview"),
                ElicitationChoice(value=Target.PRODUCTION, label="Production")]
@@ -265,9 +266,11 @@ async def test_an_answered_card_in_a_turn_is_one_model_showing_its_summary() -> 
         children = list(turn.transcript.shown)
     (card,) = cards
     assert outcomes == [ChoiceElicitationAccepted(value=Target.PRODUCTION)]
-    assert card in children and card.comm is not None and card.phase == "answered"
+    assert card not in children and card.comm is None and card.phase == "answered"
+    lines = [w for w in children if "nbacp-answered" in getattr(w, "_dom_classes", ())]
+    assert [line.value for line in lines] == ["Accepted: Choice = Production"]  # the card's own line
     assert (card.spec, card.draft) == ({"kind": "form"}, {})
-    assert card.summary == "Accepted: Choice = Production"  # the card's own line
+    assert card.summary == "Accepted: Choice = Production" and card.form.fields["choice"].required
     (answer,) = result.answers  # the record's: the question is the card's message, not ACP Kit's "Choice"
     assert (answer.question, str(answer)) == ("Choose one", "Accepted: Production")
 

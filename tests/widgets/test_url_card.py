@@ -36,6 +36,7 @@ async def test_open_accepts_and_waits(comms: RecordingComms) -> None:
     press(comms, c, "open")
     assert await c == AcceptElicitationResponse(action="accept")
     assert c.stage == "waiting" and not c.completed and c.done
+    assert c.phase == "sent" and not c.settled  # answered, still reporting: the page keeps the card
     assert "Waiting for the agent" in c.spec["status"]
     assert events(c) == ["retry", "stop"]  # Decline and Cancel are gone: the consent is sent
     assert c.spec["link_enabled"] is False

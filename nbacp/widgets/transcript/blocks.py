@@ -16,13 +16,16 @@ from acp import schema
 from nbacp.render.markdown import render_code, render_markdown
 from nbacp.render.stream import MarkdownStream
 from nbacp.render.tool_calls import ToolCallSummary
+from nbacp.widgets import shared
 from nbacp.widgets.text import NO_TYPESET_CLASSES, safe_text
 from nbacp.widgets.transcript import describe
 
 
 def _label(text: str, css: str) -> widgets.Label:
-    """Plain text (a text node, not typeset); classes given at creation cost no extra sync."""
-    return widgets.Label(value=safe_text(text), _dom_classes=(*NO_TYPESET_CLASSES, css))
+    """Plain text (a text node, not typeset); classes given at creation cost no extra sync, and
+    the shared layout and style make a line ONE model, not three (nbacp.widgets.shared)."""
+    return widgets.Label(value=safe_text(text), _dom_classes=(*NO_TYPESET_CLASSES, css),
+                         layout=shared.layout(), style=shared.label_style())
 
 
 def _html(sanitized: str) -> widgets.HTML:
@@ -47,10 +50,20 @@ class Block:
 
 
 class CardBlock(Block):
-    """An interactive card placed by the client; it renders itself."""
+    """An interactive card placed by the client; it renders itself until it is answered, then
+    its place holds its summary as one line of text (docs/notebooks.md, 'What a card costs')."""
 
     def __init__(self, card: widgets.Widget) -> None:
         self.widget = card
+        self.card: widgets.Widget | None = card
+
+    def answered(self, summary: str) -> widgets.Widget | None:
+        """Put the summary line in the card's place; returns the card (for the caller to close
+        once the page has the line), or None if it was replaced already."""
+        card, self.card = self.card, None
+        if card is not None:
+            self.widget = _label(summary, "nbacp-answered")
+        return card
 
     def render(self) -> None:
         return None

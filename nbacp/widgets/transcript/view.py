@@ -161,12 +161,41 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
     def add_card(self, card: widgets.Widget) -> None:
         """Place an interactive card after everything received so far.
 
-        An answered card stays in place as the same model with its state shrunk to its summary
+        Once answered (settled), its summary line takes its place and its model is closed
         (docs/notebooks.md, 'What a card costs').
         """
         self._close_message()
-        self._append(CardBlock(card))
+        block = CardBlock(card)
+        self._append(block)
         self.flush()
+        on_settle = getattr(card, "on_settle", None)
+        if on_settle is None:
+            return
+        try:
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+
+        def settled(summary: str) -> None:
+            # A card settles inside its own message handler, maybe on a kernel subshell thread
+            # (docs/kernels.md, 'Subshells'): the transcript changes on its own loop, afterwards.
+            if loop is None or loop.is_closed():
+                self._card_answered(block, summary)
+            else:
+                loop.call_soon_threadsafe(self._card_answered, block, summary)
+
+        on_settle(settled)
+
+    def _card_answered(self, block: CardBlock, summary: str) -> None:
+        """The card is answered: its summary line takes its place, then the card's model closes,
+        so an answered card costs the page and the kernel one line of text (its Python object
+        stays readable for whoever holds it: ``view.form``, ``view.response``)."""
+        card = block.answered(summary)
+        if card is None:
+            return
+        self._layout_dirty = True
+        self.flush()  # the page has the line before the card's model goes
+        card.close()
 
     def note_answers(self, answers: list[CardAnswer]) -> None:
         """An answered card's typed answers, for ``result.answers`` and the record (docs/record.md, 'Answers')."""
