@@ -26,6 +26,10 @@ from nbacp.client.wire.sdk_compat import text_block
 from nbacp.display import show
 from nbacp.widgets.transcript import Transcript
 
+STOP_GRACE = 30.0
+"""Seconds a new prompt waits for a turn stopped from the notebook to end (the agent's reply to
+its session/cancel); the wait ends as soon as the turn does."""
+
 if TYPE_CHECKING:
     from nbacp.client.tools.server import KernelToolServer
 
@@ -56,6 +60,7 @@ class Session(SessionControls):
         self.cwd = cwd
         self.response = response
         self.turn: Turn | None = None
+        self._stopped: Turn | None = None  # the turn session/cancel was sent for, until it ends
         self.header = SessionHeader()
         connection.client.session_facts[session_id] = self.header.note  # facts between turns (docs/record.md)
         self.settings = connection.settings_for(session_id)
@@ -112,6 +117,7 @@ class Session(SessionControls):
         """
         __tracebackhide__ = True  # hidden from IPython tracebacks (docs/kernels.md, 'The stop button')
         kernel.refuse_to_wait_in_cell()
+        await self._let_the_stopped_turn_end()
         turn = self._start(text, objects, max_rows, placeholder=False)
         try:
             return await kernel.wait_in_cell(asyncio.shield(turn.task), on_interrupt=self.cancel)
@@ -121,6 +127,21 @@ class Session(SessionControls):
             else:  # interrupted before the turn ended: the record replaces the view later, as start() does
                 turn.record_inline = False
 
+    async def _let_the_stopped_turn_end(self) -> None:
+        """A turn stopped from the notebook ends once the agent answers its prompt with
+        ``cancelled``, a moment after session/cancel: the next prompt waits for that (up to
+        ``STOP_GRACE`` seconds, interruptible) instead of refusing to start (docs/kernels.md,
+        'The stop button')."""
+        stopped = self._stopped
+        if stopped is None or stopped is not self.turn or stopped.done:
+            return
+        done, _ = await asyncio.wait([stopped.task], timeout=STOP_GRACE)  # how it ended is its own cell's business
+        if not done:
+            raise RuntimeError(
+                f"The turn stopped from the notebook has not ended: the agent did not answer session/cancel "
+                f"within {STOP_GRACE:.0f} s. Try again, or close the connection."
+            )
+
     async def cancel(self) -> str:
         """Cancel the running turn: close its open cards, then tell the agent (session/cancel).
 
@@ -129,6 +150,7 @@ class Session(SessionControls):
         cards = self.connection.client.cancel_cards("cancelled from the notebook", self.id)
         if self.turn is not None and not self.turn.done:
             self.turn.transcript.cancel_tools()
+            self._stopped = self.turn
         told = "the connection is closed, so the agent was not told"
         if not self.connection.closed:
             told = "the agent was told to stop the turn (session/cancel)"

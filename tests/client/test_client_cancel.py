@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 import pytest
-from acp.schema import CancelElicitationResponse
+from acp.schema import CancelElicitationResponse, PromptResponse
 from support import SUPPORT
 from support.loopback import loopback_server
 from support.peers import HoldingAgent
@@ -141,3 +141,53 @@ async def test_an_unexpected_failure_still_closes_cards_and_surfaces_the_error()
             await asyncio.wait_for(_await(turn), 15)
         assert_closed_as_cancelled(card, "failed")
         assert turn.transcript.stop_reason == "error"
+
+
+class SlowToStop(HoldingAgent):
+    """Ends a stopped turn only once ``may_end`` is set (an agent still tidying up after
+    session/cancel); any later prompt ends at once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.may_end = asyncio.Event()
+        self.prompts: list[Any] = []
+
+    async def prompt(self, prompt: list[Any], session_id: str, **kwargs: Any) -> PromptResponse:
+        self.prompts.append(prompt)
+        if len(self.prompts) > 1:
+            return PromptResponse(stop_reason="end_turn")
+        await self.cancelled.wait()
+        await self.may_end.wait()
+        return PromptResponse(stop_reason="cancelled")
+
+
+async def test_a_prompt_right_after_a_stop_waits_for_the_stopped_turn_to_end() -> None:
+    """A person stops a turn and runs the next prompt at once: it starts once the agent ended
+    the stopped turn, instead of failing with "already has a turn running"."""
+    agent = SlowToStop()
+    async with nbacp.connect(agent) as conn:
+        session = await conn.new_session(".")
+        first = session.start("hold")
+        async with asyncio.timeout(15):
+            while not agent.prompts:
+                await asyncio.sleep(0.005)
+        await session.cancel()
+        second = asyncio.ensure_future(session.prompt("next"))
+        await asyncio.sleep(0.2)
+        assert not second.done() and not first.done  # waiting for the stopped turn, not refused
+        agent.may_end.set()
+        assert (await second).stop_reason == "end_turn"
+        assert (await first).stop_reason == "cancelled"
+        assert len(agent.prompts) == 2
+
+
+async def test_a_second_prompt_while_a_turn_runs_unstopped_is_still_refused() -> None:
+    agent = SlowToStop()
+    async with nbacp.connect(agent) as conn:
+        session = await conn.new_session(".")
+        first = session.start("hold")
+        with pytest.raises(RuntimeError, match="already has a turn running"):
+            await session.prompt("next")
+        await session.cancel()
+        agent.may_end.set()
+        assert (await first).stop_reason == "cancelled"
