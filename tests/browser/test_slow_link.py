@@ -200,22 +200,21 @@ def run_cell(page: Page, index: int) -> None:
     )
 
 
-@pytest.mark.parametrize("pace", PACES)
-@pytest.mark.parametrize("delay", DELAYS)
-@pytest.mark.parametrize("name", list(CASES))
-def test_the_agent_gets_what_the_page_showed(slow_page: Page, proxy: DelayProxy, name: str, delay: int,
-                                             pace: str) -> None:
+def answer_through_the_link(page: Page, proxy: DelayProxy, name: str, delay: int, pace: str) -> None:
+    """Show a fresh card of case ``name``, put ``delay`` ms on each way, answer it at ``pace``,
+    and check the agent got exactly what the page showed at the click (also run on Colab's
+    widget stack by test_colab_stack.py)."""
     case = CASES[name]
     index = 1 + list(CASES).index(name)
     proxy.delay_ms = 0
-    run_cell(slow_page, index)  # a fresh card
-    out = output_area(slow_page, index)
+    run_cell(page, index)  # a fresh card
+    out = output_area(page, index)
     expect(out.locator(".nbacp-card2[data-ready=true]")).to_have_count(1, timeout=30_000)
     expect(out.locator(f".{case.probe}")).to_have_text("")
     proxy.delay_ms = delay
     time.sleep(2 * delay / 1000)  # bytes queued at the old delay drain first
     try:
-        shown = case.act(slow_page, out.locator(".nbacp-card2"), pace == "person")
+        shown = case.act(page, out.locator(".nbacp-card2"), pace == "person")
         probe = out.locator(f".{case.probe}")
         expect(probe).not_to_have_text("", timeout=30_000)
         response = json.loads(probe.inner_text())
@@ -223,3 +222,11 @@ def test_the_agent_gets_what_the_page_showed(slow_page: Page, proxy: DelayProxy,
         proxy.delay_ms = 0
     got = case.got(response)
     assert got == shown, f"the page showed {shown}, the agent got {got}"
+
+
+@pytest.mark.parametrize("pace", PACES)
+@pytest.mark.parametrize("delay", DELAYS)
+@pytest.mark.parametrize("name", list(CASES))
+def test_the_agent_gets_what_the_page_showed(slow_page: Page, proxy: DelayProxy, name: str, delay: int,
+                                             pace: str) -> None:
+    answer_through_the_link(slow_page, proxy, name, delay, pace)
