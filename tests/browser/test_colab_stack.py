@@ -23,6 +23,8 @@ from support import colab_stack
 from support.delay_proxy import DelayProxy
 from test_slow_link import CASES, answer_through_the_link, run_cell
 
+from nbacp.widgets.card_code import CARD_STUB
+
 pytestmark = pytest.mark.colab_stack
 
 # The slow-link tier's fixtures, here resolved against this module's ``lab``.
@@ -52,7 +54,9 @@ _STACK = """async () => {
   const models = [];
   for (const pending of Object.values(manager._models)) {
     const m = await pending;
-    models.push([m.get('_model_module'), m.get('_model_module_version'), m.get('_model_name')]);
+    const esm = m.get('_esm');
+    models.push([m.get('_model_module'), m.get('_model_module_version'), m.get('_model_name'),
+                 typeof esm === 'string' ? esm.length : -1, m.get('draft') !== undefined]);
   }
   const config = JSON.parse(document.getElementById('jupyter-config-data').textContent);
   const extensions = {};
@@ -114,8 +118,11 @@ def test_the_page_runs_ipywidgets_7_and_anywidget_0_9(slow_page: Page) -> None:
     assert stack["registry"]["@jupyter-widgets/controls"] == ["1.5.0"], stack
     assert stack["extensions"]["anywidget"] == "0.9.21", stack
     assert stack["registry"]["anywidget"] == ["0.9.21"], stack
-    cards = [m for m in stack["models"] if m[0] == "anywidget"]
-    assert cards and all(version == "~0.9.*" for _, version, _ in cards), stack
+    # Every anywidget model is a card (no shared code model) carrying the whole bundle, not the stub.
+    anywidgets = [m for m in stack["models"] if m[0] == "anywidget"]
+    assert anywidgets, stack
+    for _, version, _, esm_length, is_card in anywidgets:
+        assert version == "~0.9.*" and is_card and esm_length > 10 * len(CARD_STUB), stack
 
 
 def test_a_card_carries_its_stylesheet(slow_page: Page) -> None:
