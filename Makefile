@@ -72,9 +72,10 @@ test-py: $(STAMP) chromium real-agents kernel-envs
 test-slow-link: $(STAMP) chromium
 	$(BIN)/pytest -q -p no:cacheprovider -m slow_link tests/browser
 
-# The slow-link cases (fast person, 0 and 400 ms) on Colab's widget stack, ipywidgets 7.7.1 +
-# anywidget 0.9.21, in JupyterLab 3.6 from a venv built once in .cache/kernels/colab-lab3
-# (tests/browser/test_colab_stack.py, docs/kernels.md 'Colab in a browser').
+# The slow-link cases (fast person, 0 and 400 ms, kernel idle or a cell awaiting) on Colab's
+# widget stack, ipywidgets 7.7.1 + anywidget 0.9.21, in JupyterLab 3.6 from a venv built once in
+# .cache/kernels/colab-lab3 (tests/browser/test_colab_stack.py, docs/kernels.md 'Colab in a
+# browser'; about 60 s from nothing, 30 s with the venv built).
 test-colab-stack: $(STAMP) chromium
 	cd tests && ../$(BIN)/python -m support.colab_stack
 	$(BIN)/pytest -q -p no:cacheprovider -m colab_stack tests/browser
