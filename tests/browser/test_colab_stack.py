@@ -14,9 +14,11 @@ Run alone: ``make test-colab-stack``.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+import test_cards_browser
 import test_slow_link
 from browser_support import JupyterServer, output_area, start_server
 from playwright.sync_api import Page, expect
@@ -140,3 +142,10 @@ def test_the_kernel_gets_what_the_page_showed(slow_page: Page, proxy: DelayProxy
     """Idle: the card's callback gets the answer. Awaiting: a cell awaits the card meanwhile
     (ipykernel 6.17.1 holds comm messages behind it without nbacp's forwarding, docs/kernels.md)."""
     answer_through_the_link(slow_page, proxy, name, delay, "fast", awaiting)
+
+
+def test_a_started_turn_shows_its_record_after_the_click(lab: JupyterServer, page: Page, tmp_path: Path) -> None:
+    """``turn = session.start(...)`` in one cell, the permission card clicked, ``await turn`` in
+    the next: the first cell shows the turn's record. On ipywidgets 7 it went blank (the live
+    view was published without its display id; nbacp/display.py, docs/kernels.md)."""
+    test_cards_browser.test_answered_permission_card_shows_bidi_marks_not_obeyed(lab, page, tmp_path)
