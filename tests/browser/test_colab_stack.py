@@ -99,7 +99,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServer]:
 
 @pytest.fixture(autouse=True)
 def _stop_kernels() -> None:
-    """The module's one kernel lives across its cases (``slow_page`` shuts it down at the end)."""
+    """``slow_page``'s kernel lives across its cases; every kernel ends with the module's server."""
 
 
 def _show_card(page: Page, name: str) -> Any:
