@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # `make demo` installs the demo extra only; the test extra holds it, so `make setup` marks both.
 DEMO_STAMP := $(VENV)/.installed-demo
 
-.PHONY: setup demo demo-setup test-pip chromium test test-fast test-py test-slow-link test-js test-notebooks typecheck lint bench bench-quick clean real-agents kernel-envs test-sdk1
+.PHONY: setup demo demo-setup test-pip chromium test test-fast test-py test-slow-link test-colab-stack test-js test-notebooks typecheck lint bench bench-quick clean real-agents kernel-envs test-sdk1
 
 # Root needs no sudo (and JupyterLab's --allow-root); everyone else gets sudo for apt-get only.
 ROOT := $(filter 0,$(shell id -u))
@@ -65,12 +65,20 @@ kernel-envs: $(STAMP)
 	cd tests && ../$(BIN)/python -m support.kernel_matrix
 
 test-py: $(STAMP) chromium real-agents kernel-envs
-	$(BIN)/pytest -q -p no:cacheprovider --durations=15 -m "not slow_link"
+	$(BIN)/pytest -q -p no:cacheprovider --durations=15 -m "not slow_link and not colab_stack"
 
 # Real JupyterLab + chromium behind a proxy delaying each way 0/150/400/1000 ms: the agent gets
 # exactly what the page showed at the click (tests/browser/test_slow_link.py; about 90 s).
 test-slow-link: $(STAMP) chromium
 	$(BIN)/pytest -q -p no:cacheprovider -m slow_link tests/browser
+
+# The slow-link cases (fast person, 0 and 400 ms, kernel idle or a cell awaiting) on Colab's
+# widget stack, ipywidgets 7.7.1 + anywidget 0.9.21, in JupyterLab 3.6 from a venv built once in
+# .cache/kernels/colab-lab3 (tests/browser/test_colab_stack.py, docs/kernels.md 'Colab in a
+# browser'; about 60 s from nothing, 30 s with the venv built).
+test-colab-stack: $(STAMP) chromium
+	cd tests && ../$(BIN)/python -m support.colab_stack
+	$(BIN)/pytest -q -p no:cacheprovider -m colab_stack tests/browser
 
 # The unit tier alone, for the edit-and-rerun loop: no kernels, browser or real agents (and no set-up of theirs).
 test-fast: $(STAMP)
@@ -94,7 +102,7 @@ test-pip: $(STAMP)
 	PYTHON=$(abspath $(BIN)/python) .ci/pip-path
 
 # Each tier in turn, with its time, so CI's log shows where the minutes go (the whole run must stay well under 90).
-TIERS := setup chromium real-agents kernel-envs lint test-js test-py test-slow-link test-sdk1 test-notebooks test-pip bench-quick
+TIERS := setup chromium real-agents kernel-envs lint test-js test-py test-slow-link test-colab-stack test-sdk1 test-notebooks test-pip bench-quick
 test:
 	@for tier in $(TIERS); do start=$$(date +%s); $(MAKE) --no-print-directory $$tier || exit 1; \
 		echo "== tier $$tier: $$(( $$(date +%s) - start )) s"; done

@@ -21,7 +21,27 @@ def show(obj: Any, **kwargs: Any) -> Any:
         return None
     from IPython.display import display
 
+    if kwargs.get("display_id") and not kwargs.get("raw"):
+        obj, kwargs = _widget_bundle(obj, kwargs)
     return display(obj, **kwargs)  # type: ignore[no-untyped-call]
+
+
+def _widget_bundle(obj: Any, kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """An ipywidgets 7 widget as the view bundle it would publish, so ``display_id`` sticks.
+
+    ipywidgets 7 (Colab's 7.7.1) shows a widget from ``_ipython_display_``, which publishes the
+    view without the display id that ``display(..., display_id=True)`` hands back: an update
+    through that handle then matches no output, and the live view could never give way to its
+    record (docs/kernels.md, 'Colab in a browser'). ipywidgets 8 has no ``_ipython_display_``.
+    """
+    model_id = getattr(obj, "model_id", None)
+    if not callable(getattr(obj, "_ipython_display_", None)) or not isinstance(model_id, str):
+        return obj, kwargs
+    bundle = {
+        "text/plain": f"{type(obj).__name__}(...)",  # not repr(): it would copy agent text into the output
+        "application/vnd.jupyter.widget-view+json": {"version_major": 2, "version_minor": 0, "model_id": model_id},
+    }
+    return bundle, {**kwargs, "raw": True}
 
 
 class Static:

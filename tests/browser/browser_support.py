@@ -120,12 +120,14 @@ class JupyterServer:
 
 
 def start_server(
-    kind: Kind, base: Path, notebooks: Path | None = None, extra_env: dict[str, str] | None = None
+    kind: Kind, base: Path, notebooks: Path | None = None, extra_env: dict[str, str] | None = None,
+    python: str | None = None,
 ) -> JupyterServer:
     """Start a server on a free loopback port and wait (bounded) until its API answers.
 
     Kernels never inherit NBACP_ANSWERS from the test run (it would answer for the browser);
-    pass it in ``extra_env`` on purpose.
+    pass it in ``extra_env`` on purpose. ``python`` runs the server (and so its default
+    kernel) from another venv, e.g. Colab's widget stack (support/colab_stack.py).
     """
     root = base / "root"
     if notebooks is not None and notebooks.is_dir():
@@ -149,7 +151,7 @@ def start_server(
     port, token = free_port(), secrets.token_hex(16)
     app = "LabApp" if kind == "lab" else "JupyterNotebookApp"
     cmd = [
-        sys.executable, "-m", "jupyterlab" if kind == "lab" else "notebook",
+        python or sys.executable, "-m", "jupyterlab" if kind == "lab" else "notebook",
         "--no-browser", "--ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0",
         f"--IdentityProvider.token={token}", "--ServerApp.allow_root=True",
         f"--ServerApp.root_dir={root}", f"--{app}.expose_app_in_browser=True",

@@ -152,6 +152,17 @@ def act_permission(page: Page, card: Locator, pace: bool) -> Any:
     return {"outcome": "selected", "optionId": "reject"}  # the button the page showed, clicked
 
 
+# A cell that awaits the shown card while the person answers (the kernel busy all along), and
+# writes what it got into its own probe; "awaiting" is printed right before the await.
+AWAITING = textwrap.dedent('''
+    awaited = widgets.Label(value="")
+    awaited.add_class("probe-awaited")
+    display(awaited)
+    print("awaiting", flush=True)
+    response = await card
+    awaited.value = json.dumps(response.model_dump(mode="json", by_alias=True, exclude_none=True), sort_keys=True)
+''')
+
 CASES = {
     "multi-select+other": Case(LANGUAGES, "probe-langs", act_languages),
     "number+text+date": Case(FORM, "probe-form", act_form),
@@ -179,7 +190,7 @@ def slow_page(browser: Browser, lab: JupyterServer, proxy: DelayProxy) -> Iterat
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.set_default_timeout(60_000)
     page = context.new_page()
-    path = lab.write_notebook("slow_link.ipynb", [SETUP, *(case.cell for case in CASES.values())])
+    path = lab.write_notebook("slow_link.ipynb", [SETUP, *(case.cell for case in CASES.values()), AWAITING])
     open_notebook(page, slow, path)
     run_cell(page, 0)
     try:
@@ -200,26 +211,56 @@ def run_cell(page: Page, index: int) -> None:
     )
 
 
+def start_cell(page: Page, index: int) -> None:
+    """Start running cell ``index`` and return at once (``run_cell`` waits for a cell that awaits the person)."""
+    page.evaluate(
+        """(index) => {
+          const notebook = window.jupyterapp.shell.currentWidget.content;
+          notebook.activeCellIndex = index;
+          window.jupyterapp.commands.execute("notebook:run-cell");
+        }""",
+        index,
+    )
+
+
+def answer_through_the_link(page: Page, proxy: DelayProxy, name: str, delay: int, pace: str,
+                            awaiting: bool = False) -> None:
+    """Show a fresh card of case ``name``, put ``delay`` ms on each way, answer it at ``pace``,
+    and check the agent got exactly what the page showed at the click (also run on Colab's
+    widget stack by test_colab_stack.py). With ``awaiting``, a cell awaits the card meanwhile
+    (``AWAITING``) and must get that same answer."""
+    case = CASES[name]
+    index = 1 + list(CASES).index(name)
+    proxy.delay_ms = 0
+    run_cell(page, index)  # a fresh card
+    out = output_area(page, index)
+    expect(out.locator(".nbacp-card2[data-ready=true]")).to_have_count(1, timeout=30_000)
+    expect(out.locator(f".{case.probe}")).to_have_text("")
+    waiter = output_area(page, 1 + len(CASES))
+    if awaiting:
+        start_cell(page, 1 + len(CASES))
+        expect(waiter.locator(".probe-awaited")).to_have_text("")  # this run's (an old one holds an answer)
+        expect(waiter).to_contain_text("awaiting")
+    proxy.delay_ms = delay
+    time.sleep(2 * delay / 1000)  # bytes queued at the old delay drain first
+    try:
+        shown = case.act(page, out.locator(".nbacp-card2"), pace == "person")
+        probe = out.locator(f".{case.probe}")
+        expect(probe).not_to_have_text("", timeout=30_000)
+        response = json.loads(probe.inner_text())
+        if awaiting:
+            awaited = waiter.locator(".probe-awaited")
+            expect(awaited).not_to_have_text("", timeout=30_000)
+            assert json.loads(awaited.inner_text()) == response, "the awaiting cell got another answer"
+    finally:
+        proxy.delay_ms = 0
+    got = case.got(response)
+    assert got == shown, f"the page showed {shown}, the agent got {got}"
+
+
 @pytest.mark.parametrize("pace", PACES)
 @pytest.mark.parametrize("delay", DELAYS)
 @pytest.mark.parametrize("name", list(CASES))
 def test_the_agent_gets_what_the_page_showed(slow_page: Page, proxy: DelayProxy, name: str, delay: int,
                                              pace: str) -> None:
-    case = CASES[name]
-    index = 1 + list(CASES).index(name)
-    proxy.delay_ms = 0
-    run_cell(slow_page, index)  # a fresh card
-    out = output_area(slow_page, index)
-    expect(out.locator(".nbacp-card2[data-ready=true]")).to_have_count(1, timeout=30_000)
-    expect(out.locator(f".{case.probe}")).to_have_text("")
-    proxy.delay_ms = delay
-    time.sleep(2 * delay / 1000)  # bytes queued at the old delay drain first
-    try:
-        shown = case.act(slow_page, out.locator(".nbacp-card2"), pace == "person")
-        probe = out.locator(f".{case.probe}")
-        expect(probe).not_to_have_text("", timeout=30_000)
-        response = json.loads(probe.inner_text())
-    finally:
-        proxy.delay_ms = 0
-    got = case.got(response)
-    assert got == shown, f"the page showed {shown}, the agent got {got}"
+    answer_through_the_link(slow_page, proxy, name, delay, pace)

@@ -12,6 +12,7 @@ import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from support import kernel_matrix
@@ -231,6 +232,28 @@ def test_card_carries_its_code_where_the_front_end_cannot_share_it(oldest_newest
     version, stub, whole, css = out.split()
     shares = tuple(int(part) for part in version.split(".")[:2]) >= (0, 11)
     assert (stub, whole, css) == (str(shares), str(not shares), str(not shares)), out
+
+
+def test_a_started_turn_gives_way_to_its_record_in_its_own_output(oldest_newest_kernel: KernelHarness) -> None:
+    """``turn = session.start(...)``, answered while the kernel is idle: the record replaces the
+    live view through the display id of the view's own output. ipywidgets 7 (Colab) published a
+    widget without that id, so the update matched no output and, once the view's widgets closed,
+    the cell showed nothing (docs/kernels.md, 'Colab in a browser')."""
+    kernel = oldest_newest_kernel
+    connect(kernel, "SchemaAgent(message, schema)")
+    cell = kernel.execute("turn = session.start('go')")
+    kernel.wait_idle(cell, timeout=30)
+    click = accept(kernel, question_card(kernel)["comm_id"], DRAFTS[-1])
+
+    def record() -> list[dict[str, Any]] | None:  # ipykernel 6 parents it to the click, 7 to the cell
+        found = [m for m in kernel.messages(cell, "update_display_data") + kernel.messages(click, "update_display_data")
+                 if "nbacp-record" in m["content"]["data"].get("text/html", "")]
+        return found or None
+
+    updates = kernel.wait_for(record, 30, "the turn's record")
+    views = {m["content"].get("transient", {}).get("display_id") for m in kernel.messages(cell, "display_data")
+             if "application/vnd.jupyter.widget-view+json" in m["content"]["data"]}
+    assert [m["content"]["transient"]["display_id"] in views for m in updates] == [True], (updates, views)
 
 
 NESTED = [env for env in kernel_matrix.MATRIX if env.nest_asyncio]
