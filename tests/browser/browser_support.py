@@ -215,6 +215,18 @@ def run_all_cells(page: Page) -> None:
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
 
 
+def start_cell(page: Page, index: int) -> None:
+    """Start running cell ``index`` and return at once (the cell may await a person)."""
+    page.evaluate(
+        """(index) => {
+          const notebook = window.jupyterapp.shell.currentWidget.content;
+          notebook.activeCellIndex = index;
+          window.jupyterapp.commands.execute("notebook:run-cell");
+        }""",
+        index,
+    )
+
+
 def cell(page: Page, index: int) -> Locator:
     return page.locator(".jp-Notebook .jp-Cell").nth(index)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from browser_support import JupyterServer, open_notebook, output_area, screenshot
+from browser_support import JupyterServer, open_notebook, output_area, screenshot, start_cell
 from playwright.sync_api import Page, expect
 
 TESTS = Path(__file__).resolve().parent.parent
@@ -29,20 +29,9 @@ CELL = textwrap.dedent(f"""
 FINISH = "agent.release.set()\nresult = await turn\nprint('DONE', result.stop_reason)"
 
 
-def run_cell(page: Page, index: int) -> None:
-    page.evaluate(
-        """(index) => {
-          const notebook = window.jupyterapp.shell.currentWidget.content;
-          notebook.activeCellIndex = index;
-          window.jupyterapp.commands.execute('notebook:run-cell');
-        }""",
-        index,
-    )
-
-
 def test_agent_text_is_not_typeset_and_long_words_wrap(lab: JupyterServer, page: Page, tmp_path: Path) -> None:
     open_notebook(page, lab, lab.write_notebook("math.ipynb", [CELL, FINISH]))
-    run_cell(page, 0)
+    start_cell(page, 0)
     out = output_area(page, 0)
     control = out.locator(".jp-RenderedMarkdown", has_text="control")
     expect(control.locator("mjx-container")).to_have_count(1, timeout=60_000)  # MathJax runs on this page
@@ -63,7 +52,7 @@ def test_agent_text_is_not_typeset_and_long_words_wrap(lab: JupyterServer, page:
     assert scroll_width <= view_width + 1, overflow  # not wider than the turn's view (it was 31,897 px)
     assert height > 200, overflow  # 3,000 characters on many lines
     # the turn ends: the record takes the live view's place, and is not typeset either
-    run_cell(page, 1)
+    start_cell(page, 1)
     expect(output_area(page, 1)).to_contain_text("DONE end_turn", timeout=60_000)
     record = out.locator(".nbacp-record")
     expect(record).to_have_count(1, timeout=30_000)

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from browser_support import JupyterServer, open_notebook, output_area
+from browser_support import JupyterServer, open_notebook, output_area, start_cell
 from playwright.sync_api import Browser, Locator, Page, expect
 from support.delay_proxy import DelayProxy
 
@@ -206,18 +206,6 @@ def run_cell(page: Page, index: int) -> None:
           const notebook = window.jupyterapp.shell.currentWidget.content;
           notebook.activeCellIndex = index;
           await window.jupyterapp.commands.execute("notebook:run-cell");
-        }""",
-        index,
-    )
-
-
-def start_cell(page: Page, index: int) -> None:
-    """Start running cell ``index`` and return at once (``run_cell`` waits for a cell that awaits the person)."""
-    page.evaluate(
-        """(index) => {
-          const notebook = window.jupyterapp.shell.currentWidget.content;
-          notebook.activeCellIndex = index;
-          window.jupyterapp.commands.execute("notebook:run-cell");
         }""",
         index,
     )
