@@ -19,7 +19,7 @@ from typing import Any
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
 
 from nbacp.render.urls import UrlCheck, check_url, url_parts
-from nbacp.widgets.card import SENT, Card
+from nbacp.widgets.card import Card
 from nbacp.widgets.text import safe_text, visible_controls
 
 UrlResponse = AcceptElicitationResponse | DeclineElicitationResponse | CancelElicitationResponse
@@ -32,9 +32,6 @@ WAITING_ACTIONS = (
     {"event": "retry", "label": "Retry", "style": "default", "hint": "Show the link again to re-open it"},
     {"event": "stop", "label": "Cancel", "style": "default", "hint": "Stop waiting for the agent"},
 )
-WAITING_PHASE = SENT
-"""The phase while the card waits for ``elicitation/complete`` after consent: answered
-(``done``), and the page still shows the card with Retry and Cancel (docs/cards.md, 'State keys')."""
 
 
 def _visible(text: str) -> str:
@@ -163,12 +160,13 @@ class UrlConsentCard(Card[UrlResponse]):
             if not self.openable:
                 self.errors = {"": [f"This link cannot be opened: {self.check.refusal}"]}
                 return False
-            self._stage = "waiting"  # before _resolve: the card does not settle, it waits
+            # before _resolve: the card does not settle, it waits in phase "sent" (the base sets it),
+            # and the page still shows it with Retry and Cancel (docs/cards.md, 'State keys')
+            self._stage = "waiting"
             consent = AcceptElicitationResponse(action="accept")
             if not self._resolve(consent, f"Consented to open {_visible(self.check.display_host)}"):
                 self._stage = "asking"
                 return False
-            self.phase = WAITING_PHASE
             waiting = [dict(a) for a in WAITING_ACTIONS]
             self._show(link_enabled=False, status="Waiting for the agent to finish...", actions=waiting)
             return True
