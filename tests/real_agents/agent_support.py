@@ -35,6 +35,15 @@ def agent_env(home: Path, extra: Mapping[str, str]) -> dict[str, str | None]:
     return env
 
 
+def claude_env(home: Path, base_url: str) -> dict[str, str | None]:
+    """``agent_env`` for claude-agent-acp talking to the fake Anthropic API at ``base_url``."""
+    return agent_env(home, {
+        "ANTHROPIC_BASE_URL": base_url,
+        "ANTHROPIC_API_KEY": "sk-ant-fake",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+    })
+
+
 class Recorder:
     """An answer policy that keeps every card it is shown, then lets ``policy`` answer it."""
 

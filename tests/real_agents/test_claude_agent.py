@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from agent_support import HANG, Recorder, agent_env, stop_while_a_question_is_open
+from agent_support import HANG, Recorder, claude_env, stop_while_a_question_is_open
 from fake_models import ECHO, AnthropicFake, Call, Say, call_then_echo
 
 import nbacp
@@ -34,21 +34,13 @@ READ_CAREFULLY = (". Read the answers carefully — they may request clarificati
                   " — and follow what they actually say.")
 
 
-def claude_env(home: Path, fake: AnthropicFake) -> dict[str, str | None]:
-    return agent_env(home, {
-        "ANTHROPIC_BASE_URL": fake.url,
-        "ANTHROPIC_API_KEY": "sk-ant-fake",
-        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-    })
-
-
 async def run_claude(agents_bin: Path, home: Path, call: Call, answers: Any, *, mode: str | None = None) -> tuple[
     AnthropicFake, Any, Recorder
 ]:
     recorder = Recorder(answers)
     with AnthropicFake(call_then_echo(call)) as fake:
         command = [str(agents_bin / "claude-agent-acp")]
-        async with nbacp.connect(command, env=claude_env(home, fake), answers=recorder) as conn:
+        async with nbacp.connect(command, env=claude_env(home, fake.url), answers=recorder) as conn:
             session = await conn.new_session(home)
             assert session.mode == "auto"
             if mode is not None:
@@ -118,11 +110,11 @@ async def test_permission_rejected_after_mode_change(agents_bin: Path, tmp_path:
 async def test_session_loads_on_a_new_connection(agents_bin: Path, tmp_path: Path) -> None:
     with AnthropicFake(lambda fake, body: Say("Noted: teal.")) as fake:
         command = [str(agents_bin / "claude-agent-acp")]
-        async with nbacp.connect(command, env=claude_env(tmp_path, fake)) as conn:
+        async with nbacp.connect(command, env=claude_env(tmp_path, fake.url)) as conn:
             session = await conn.new_session(tmp_path)
             await asyncio.wait_for(session.prompt("Remember the word teal."), HANG)
             session_id = session.id
-        async with nbacp.connect(command, env=claude_env(tmp_path, fake)) as conn:
+        async with nbacp.connect(command, env=claude_env(tmp_path, fake.url)) as conn:
             listed = [s.session_id for s in await conn.list_sessions(tmp_path)]
             loaded = await conn.load_session(session_id, tmp_path)
             assert session_id in listed
@@ -137,7 +129,7 @@ async def test_stop_while_a_question_is_open(agents_bin: Path, tmp_path: Path) -
     """The stop button (session.cancel) while the question card is open: the turn ends cancelled."""
     with AnthropicFake(call_then_echo(DATABASE)) as fake:
         command = [str(agents_bin / "claude-agent-acp")]
-        await stop_while_a_question_is_open(command, claude_env(tmp_path, fake), tmp_path)
+        await stop_while_a_question_is_open(command, claude_env(tmp_path, fake.url), tmp_path)
     # Two messages, depending on which of nbacp's two steps claude handles first: the card's cancel
     # reply (as for the card's Cancel button) or session/cancel (the SDK's interrupt).
     assert fake.result_for(DATABASE.id) in (

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from agent_support import HANG, Recorder, agent_env
+from agent_support import HANG, Recorder, claude_env
 from fake_models import ECHO, AnthropicFake, Call, FakeModel, GeminiFake, Reply, Responder, ResponsesFake, Say
 from test_codex_agent import codex_env
 from test_gemini_agent import gemini_env
@@ -83,8 +83,7 @@ async def test_claude_never_calls_fs_or_terminal_and_streams_bash_as_a_display_t
              id="toolu_bash"),
     ]
     with AnthropicFake(in_order(calls)) as fake:
-        env = agent_env(tmp_path, {"ANTHROPIC_BASE_URL": fake.url, "ANTHROPIC_API_KEY": "sk-ant-fake",
-                                   "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"})
+        env = claude_env(tmp_path, fake.url)
         async with nbacp.connect([str(agents_bin / "claude-agent-acp")], env=env, answers=Script([])) as conn:
             session = await conn.new_session(tmp_path)
             await session.set_mode("bypassPermissions")
@@ -106,8 +105,7 @@ async def test_claude_stop_button_ends_its_own_long_bash(agents_bin: Path, tmp_p
     command = f"echo $$ > {started}; sleep 60; touch {tmp_path / 'finished.marker'}"
     calls = [Call("Bash", {"command": command, "description": "Count slowly"}, id="toolu_long")]
     with AnthropicFake(in_order(calls)) as fake:
-        env = agent_env(tmp_path, {"ANTHROPIC_BASE_URL": fake.url, "ANTHROPIC_API_KEY": "sk-ant-fake",
-                                   "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"})
+        env = claude_env(tmp_path, fake.url)
         async with nbacp.connect([str(agents_bin / "claude-agent-acp")], env=env, answers=Script([])) as conn:
             session = await conn.new_session(tmp_path)
             await session.set_mode("bypassPermissions")
