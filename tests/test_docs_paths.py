@@ -21,8 +21,9 @@ What counts as a name, and not as prose:
   package must exist, and the next part, if any, must be bound at that module's top level (a
   def, class, assignment, import, or a name in ``__all__``: the lazy exports); through a
   ``from nbacp... import`` it is followed into the module it came from, and into a class
-  defined there for one more part (``nbacp.Form.from_schema``). Deeper parts (an attribute
-  of an instance) are not checked;
+  defined there for one more part (``nbacp.Form.from_schema``: a method or class attribute of
+  its body; a class with bases may inherit the name, so there any part passes). Deeper parts
+  (an attribute of an instance) are not checked;
 - a **relative link** ``[text](target)``: the target exists (relative to the page), and a
   ``#anchor`` on a page is one of that page's headings (GitHub's slugs);
 - a **section citation** ``page.md, 'Section'`` (also ``docs/page.md, 'Section'`` and
@@ -174,8 +175,7 @@ def resolves(module: str, parts: list[str], depth: int = 0) -> bool:
 
 def module_exists(dotted: str) -> bool:
     """``nbacp.a.b`` (a module) or ``nbacp.a.name`` (something module ``nbacp.a`` binds)."""
-    parts = dotted.split(".")
-    return module_file("nbacp") is not None and resolves("nbacp", parts[1:])
+    return resolves("nbacp", dotted.split(".")[1:])
 
 
 # -- links and sections ----------------------------------------------------------------
