@@ -190,7 +190,7 @@ def test_messages_split_at_safe_points_stream_the_same_words(monkeypatch: Any) -
 def test_adding_a_card_resends_a_bounded_number_of_ids(comms: RecordingComms) -> None:
     """A turn of many questions: each card costs one page's ids, not the ids of every card so far.
     (Before pages, the n-th card re-sent n + 2 ids: quadratic over a turn.)"""
-    from nbacp.widgets.transcript.view import PAGE
+    from nbacp.widgets.transcript.frames import PAGE
 
     t = Transcript(prompt="p")
     before = len(comms.sent)

@@ -1,5 +1,7 @@
-"""The parts of a turn's view. Each block keeps model state that ``add`` updates cheaply and
-builds or updates its widgets only in ``render``, which the transcript calls once per frame.
+"""The parts of a turn's view (the tool call and file write blocks are in ``tool_blocks``).
+
+Each block keeps model state that ``add`` updates cheaply and builds or updates its widgets
+only in ``render``, which the transcript calls once per frame.
 
 Agent strings reach the page only as Label values (text, never markup) or as ``HTML`` values
 produced by ``nbacp.render.markdown`` (the sanitizing render; see that module for why).
@@ -7,36 +9,35 @@ produced by ``nbacp.render.markdown`` (the sanitizing render; see that module fo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import ipywidgets as widgets
 from acp import schema
 
-from nbacp.render.markdown import render_code, render_markdown
+from nbacp.render.markdown import render_markdown
 from nbacp.render.stream import MarkdownStream
-from nbacp.render.tool_calls import ToolCallSummary
 from nbacp.widgets import shared
 from nbacp.widgets.text import NO_TYPESET_CLASSES, safe_text
 from nbacp.widgets.transcript import describe
 
 
-def _label(text: str, css: str) -> widgets.Label:
+def text_label(text: str, css: str) -> widgets.Label:
     """Plain text (a text node, not typeset); classes given at creation cost no extra sync, and
     the shared layout and style make a line ONE model, not three (nbacp.widgets.shared)."""
     return widgets.Label(value=safe_text(text), _dom_classes=(*NO_TYPESET_CLASSES, css),
                          layout=shared.layout(), style=shared.label_style())
 
 
-def _html(sanitized: str) -> widgets.HTML:
+def html_view(sanitized: str) -> widgets.HTML:
     """An HTML view for output of the sanitizing render only (math is not typeset either)."""
     return widgets.HTML(value=sanitized, _dom_classes=NO_TYPESET_CLASSES)
 
 
-def _close_all(items: tuple[widgets.Widget, ...] | list[widgets.Widget]) -> None:
+def close_all(items: tuple[widgets.Widget, ...] | list[widgets.Widget]) -> None:
+    """Close replaced widgets, and the children of boxes among them, so their models leave the page."""
     for item in items:
         if isinstance(item, widgets.Box):
-            _close_all(list(item.children))
+            close_all(list(item.children))
         item.close()
 
 
@@ -62,7 +63,7 @@ class CardBlock(Block):
         once the page has the line), or None if it was replaced already."""
         card, self.card = self.card, None
         if card is not None:
-            self.widget = _label(summary, "nbacp-answered")
+            self.widget = text_label(summary, "nbacp-answered")
         return card
 
     def render(self) -> None:
@@ -94,7 +95,7 @@ class MessageBlock(Block):
 
     def render(self) -> None:
         if self._body is None:
-            self._tail = _html("")
+            self._tail = html_view("")
             self._body = widgets.VBox(children=(self._tail,), _dom_classes=(f"nbacp-{self.role}",))
             self.widget = self._frame(self._body)
         assert self._tail is not None
@@ -102,14 +103,14 @@ class MessageBlock(Block):
             return
         if self.closed:
             self._final = True
-            whole = _html(render_markdown(self.stream.text))
+            whole = html_view(render_markdown(self.stream.text))
             old = list(self._body.children)
             self._body.children = (whole,)
-            _close_all(old)
+            close_all(old)
             return
         sealed = self.stream.take_sealed()
         if sealed:
-            self._seal(_html("".join(render_markdown(source) for source in sealed)))
+            self._seal(html_view("".join(render_markdown(source) for source in sealed)))
         html = render_markdown(self.stream.tail)
         if self._tail.value != html:
             self._tail.value = html
@@ -135,9 +136,9 @@ class MessageBlock(Block):
                 children=(body,), titles=("Thinking",), selected_index=None, _dom_classes=("nbacp-thought",)
             )
         if self.role == "user":
-            return widgets.VBox(children=(_label("User", "nbacp-role"), body))
+            return widgets.VBox(children=(text_label("User", "nbacp-role"), body))
         if self.label:
-            return widgets.VBox(children=(_label(self.label, "nbacp-role"), body))
+            return widgets.VBox(children=(text_label(self.label, "nbacp-role"), body))
         return body
 
 
@@ -150,142 +151,9 @@ class LineBlock(Block):
 
     def render(self) -> None:
         if self.widget is None:
-            self.widget = _label(self.text, self.css)
+            self.widget = text_label(self.text, self.css)
         elif isinstance(self.widget, widgets.Label) and self.widget.value != self.text:
             self.widget.value = self.text
-
-
-class ToolCallBlock(Block):
-    """One tool call, merged from its start and progress updates by tool_call_id."""
-
-    def __init__(self, tool_call_id: str, terminals: Mapping[str, str]) -> None:
-        self.state: dict[str, Any] = {"id": tool_call_id, "title": None, "kind": None, "status": None}
-        self.content: list[Any] = []
-        self.locations: list[schema.ToolCallLocation] = []
-        self._terminals = terminals
-        self._content_dirty = True
-        self._shown_terminals: dict[str, str] = {}
-        self._terminal_views: dict[str, widgets.HTML] = {}  # updated in place while a command streams
-        # what the record knows of the call: output and exit an agent sends in ``_meta`` (codex's
-        # terminal_output chunks) for a terminal nbacp does not own (docs/record.md, 'Where agents put what')
-        self.summary: ToolCallSummary | None = None
-        self._header: widgets.Label | None = None
-        self._where: widgets.Label | None = None
-        self._content: widgets.VBox | None = None
-
-    def merge(self, update: schema.ToolCallStart | schema.ToolCallProgress, *, cancelling: bool = False) -> None:
-        """``cancelling``: the person cancelled the turn; agents report the calls they stop as
-        "failed" (ACP has no cancelled status), which is shown as what it is: cancelled."""
-        for field in ("title", "kind", "status"):
-            value = getattr(update, field)
-            if field == "status" and cancelling and value == "failed":
-                value = "cancelled"
-            if value is not None:
-                self.state[field] = value
-        if update.content is not None:
-            self.content = list(update.content)
-            self._content_dirty = True
-        if update.locations is not None:
-            self.locations = list(update.locations)
-
-    def cancel(self) -> bool:
-        """ACP: on session/cancel the client marks the turn's unfinished tool calls cancelled."""
-        if self.state["status"] in ("completed", "failed", "cancelled"):
-            return False
-        self.state["status"] = "cancelled"
-        return True
-
-    def _terminal_text(self, terminal_id: str) -> str:
-        """A client terminal's output, else what the agent streamed in ``_meta`` (its last lines)."""
-        text = self._terminals.get(terminal_id)
-        if text:
-            return text
-        if self.summary is not None and self.summary.output_tail:
-            return "\n".join(self.summary.output_lines())
-        return ""
-
-    def terminal_ids(self) -> set[str]:
-        return {c.terminal_id for c in self.content if isinstance(c, schema.TerminalToolCallContent)}
-
-    def render(self) -> None:
-        if self._header is None:
-            self._header = _label("", "nbacp-tool-header")
-            self._where = _label("", "nbacp-tool-locations")
-            self._content = widgets.VBox()
-            self.widget = widgets.VBox(
-                children=(self._header, self._where, self._content), _dom_classes=("nbacp-tool-call",)
-            )
-        assert self._where is not None and self._content is not None
-        header = describe.tool_header(self.state)
-        if self.summary is not None and self.summary.exit:
-            header += f" · {self.summary.exit}"
-        if self._header.value != header:
-            self._header.value = header
-        where = describe.locations(self.locations)
-        if self._where.value != where:
-            self._where.value = where
-        terminals = {tid: self._terminal_text(tid) for tid in self.terminal_ids()}
-        if self._content_dirty:
-            self._content_dirty = False
-            self._shown_terminals = terminals
-            self._terminal_views = {}
-            old = list(self._content.children)
-            self._content.children = tuple(w for item in self.content for w in self._item(item))
-            _close_all(old)
-        elif terminals != self._shown_terminals:  # new output only: one value per terminal, no new widgets
-            for terminal_id, text in terminals.items():
-                view = self._terminal_views.get(terminal_id)
-                if view is not None and text != self._shown_terminals.get(terminal_id):
-                    view.value = render_code(text) if text else ""
-            self._shown_terminals = terminals
-
-    def _item(self, item: Any) -> list[widgets.Widget]:
-        if isinstance(item, schema.ContentToolCallContent):
-            block = item.content
-            if isinstance(block, schema.TextContentBlock):
-                return [_html(render_markdown(block.text))]
-            if isinstance(block, schema.EmbeddedResourceContentBlock) and isinstance(
-                block.resource, schema.TextResourceContents
-            ):
-                return [
-                    _label(describe.content_block(block), "nbacp-tool-item"),
-                    _html(render_code(block.resource.text)),
-                ]
-            return [_label(describe.content_block(block), "nbacp-tool-item")]
-        if isinstance(item, schema.FileEditToolCallContent):
-            verb = "new file" if item.old_text is None else "edit"
-            diff = describe.unified_diff(item) or "(no changes)\n"
-            return [
-                _label(describe.clip(f"{verb}: {item.path}"), "nbacp-tool-item"),
-                _html(render_code(diff, "diff")),
-            ]
-        if isinstance(item, schema.TerminalToolCallContent):
-            text = self._terminal_text(item.terminal_id)
-            view = self._terminal_views[item.terminal_id] = _html(render_code(text) if text else "")
-            return [_label(describe.clip(f"terminal {item.terminal_id}"), "nbacp-tool-item"), view]
-        return [_label(f"[{type(item).__name__}]", "nbacp-tool-item")]
-
-
-MAX_DIFF_CHARS = 200_000
-"""A write's diff longer than this is not shown (its +N -M line is)."""
-
-
-class WriteBlock(Block):
-    """A file the agent wrote through the client (``fs/write_text_file``): its path, +N -M and diff."""
-
-    def __init__(self, path: str, old_text: str | None, new_text: str, summary: str) -> None:
-        self.edit = schema.FileEditToolCallContent(type="diff", path=path, old_text=old_text, new_text=new_text)
-        self.summary = summary
-
-    def render(self) -> None:
-        if self.widget is not None:
-            return
-        diff = describe.unified_diff(self.edit) if len(self.edit.new_text) <= MAX_DIFF_CHARS else ""
-        line = describe.clip(f"wrote {self.edit.path} ({self.summary})")
-        items: list[widgets.Widget] = [_label(line, "nbacp-tool-item")]
-        if diff and len(diff) <= MAX_DIFF_CHARS:
-            items.append(_html(render_code(diff, "diff")))
-        self.widget = widgets.VBox(children=tuple(items), _dom_classes=("nbacp-tool-call", "nbacp-write"))
 
 
 class PlanBlock(Block):
@@ -321,12 +189,12 @@ class PlanBlock(Block):
                 if label.value != text:
                     label.value = text
             return
-        items: list[widgets.Widget] = [_label(title, "nbacp-plan-title")]
+        items: list[widgets.Widget] = [text_label(title, "nbacp-plan-title")]
         if self.markdown is not None:
-            items.append(_html(render_markdown(self.markdown)))
+            items.append(html_view(render_markdown(self.markdown)))
         elif self.uri is not None:
-            items.append(_label(describe.clip(f"plan file: {self.uri}"), "nbacp-plan-entry"))
+            items.append(text_label(describe.clip(f"plan file: {self.uri}"), "nbacp-plan-entry"))
         else:
-            items.extend(_label(describe.plan_entry(e), "nbacp-plan-entry") for e in self.entries)
+            items.extend(text_label(describe.plan_entry(e), "nbacp-plan-entry") for e in self.entries)
         self._box.children = tuple(items)
-        _close_all(old)
+        close_all(old)

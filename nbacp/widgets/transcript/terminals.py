@@ -6,6 +6,7 @@ codex-acp, which run the command themselves and put its output in a tool call's 
 ``terminal_output`` (claude: the whole output; codex: one chunk), ``terminal_output_delta``
 (a chunk to append) and ``terminal_exit``. Only the last ``SHOWN_CHARS`` characters are kept
 for the view, so a command that prints gigabytes costs the page a constant amount.
+``Terminals`` holds what a turn shows of each terminal, which its tool call blocks read.
 """
 
 from __future__ import annotations
@@ -43,6 +44,50 @@ class TerminalText:
         if self.exit:
             end = f"[{self.exit}]" if not self.tail or self.tail.endswith("\n") else f"\n[{self.exit}]"
         return head + self.tail + end
+
+
+class Terminals:
+    """What a turn shows of each terminal it heard of, by terminal id."""
+
+    def __init__(self) -> None:
+        self.shown: dict[str, str] = {}  # what each terminal's tool calls show (TerminalText.shown)
+        self._texts: dict[str, TerminalText] = {}
+
+    def output(self, terminal_id: str, output: str, *, exit_status: Mapping[str, Any] | None = None,
+               omitted: int = 0) -> str:
+        """A client-side terminal's output: ``output`` is its end, after ``omitted`` earlier bytes
+        (not kept, or not handed over). Returns what the turn now shows of it."""
+        text = self._text(terminal_id)
+        text.replace(output, cut=omitted > 0)
+        if exit_status is not None:
+            text.exit = exit_line(exit_status.get("exitCode"), exit_status.get("signal"))
+        return self._changed(terminal_id)
+
+    def display(self, meta: Any) -> list[str]:
+        """claude-agent-acp's and codex-acp's display terminals in a tool call's ``_meta``
+        (docs/files-and-terminals.md); returns the ids of the terminals that changed, in order."""
+        changed: list[str] = []
+        for terminal_id, kind, value in display_updates(meta):
+            text = self._text(terminal_id)
+            if kind == "output":
+                text.replace(value)
+            elif kind == "delta":
+                text.append(value)
+            else:
+                text.exit = value
+            self._changed(terminal_id)
+            changed.append(terminal_id)
+        return changed
+
+    def _text(self, terminal_id: str) -> TerminalText:
+        text = self._texts.get(terminal_id)
+        if text is None:
+            text = self._texts[terminal_id] = TerminalText()
+        return text
+
+    def _changed(self, terminal_id: str) -> str:
+        shown = self.shown[terminal_id] = self._texts[terminal_id].shown()
+        return shown
 
 
 def exit_line(exit_code: Any, signal: Any) -> str:

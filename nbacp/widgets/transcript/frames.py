@@ -1,0 +1,127 @@
+"""What a transcript shows, and when: its blocks in order, rendered in frames, laid out in pages.
+
+Changes only mark blocks; widgets change in frames, at most one per ``FRAME`` seconds per
+transcript, so a fast agent cannot flood the front end and a long message costs linear time
+overall (see ``nbacp.render.stream``). Without a running event loop each change renders at
+once, since nothing would run a later frame. The shown blocks are grouped in pages of
+``PAGE``, so adding a block (a card) re-sends one page's ids, not every block's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import ipywidgets as widgets
+
+from nbacp.widgets import shared
+from nbacp.widgets.transcript.blocks import Block
+
+FRAME = 0.05
+"""Seconds between two frames of one transcript."""
+PAGE = 32
+"""Blocks per page: the transcript's children are pages of blocks, so adding a block (a card)
+re-sends one page's ids, not every block's (docs/notebooks.md, 'What a card costs')."""
+
+
+class Frames:
+    """The ordered blocks of one container and the frames that render their changes into it."""
+
+    def __init__(self, host: widgets.Box, frame: float = FRAME, *, due: Callable[[], None] | None = None) -> None:
+        """``host``: the box whose children are the pages (the transcript itself). ``due``: what
+        runs a frame that is due (the host's own ``flush``, so every frame passes one entry
+        point); without it, ``render``."""
+        self.host = host
+        self.frame = frame
+        self._due = self.render if due is None else due
+        self.count = 0  # how many frames changed the view (for tests and benchmarks)
+        self._blocks: list[Block] = []
+        self._dirty: dict[int, Block] = {}
+        self._layout_dirty = False
+        self._handle: asyncio.TimerHandle | None = None
+        self._last_frame: float | None = None
+        self._pages: list[widgets.VBox] = []
+
+    # -- changes -----------------------------------------------------------------------
+    def append(self, block: Block) -> None:
+        """Show ``block`` after every block so far (from the next frame)."""
+        self._blocks.append(block)
+        self.mark(block)
+        self._layout_dirty = True
+
+    def mark(self, block: Block) -> None:
+        """``block`` changed: the next frame renders it (and lays out again if it has no widget yet)."""
+        self._dirty[id(block)] = block
+        if block.widget is None:
+            self._layout_dirty = True
+
+    def remove(self, block: Block) -> None:
+        """Stop showing ``block`` (from the next frame)."""
+        self._blocks.remove(block)
+        self._dirty.pop(id(block), None)
+        self._layout_dirty = True
+
+    def relayout(self) -> None:
+        """A block's widget was replaced: the next frame lays the pages out again."""
+        self._layout_dirty = True
+
+    # -- frames ----------------------------------------------------------------------
+    def schedule(self) -> None:
+        """Render the pending changes in the next frame (now, without a running event loop)."""
+        if self._handle is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush()
+            return
+        wait = 0.0 if self._last_frame is None else self._last_frame + self.frame - loop.time()
+        self._handle = loop.call_later(max(wait, 0.0), self._on_frame)
+
+    def _on_frame(self) -> None:
+        self._handle = None
+        self.flush()
+
+    def flush(self) -> None:
+        """Run a frame now, through ``due``."""
+        self._due()
+
+    def render(self) -> None:
+        """Render every pending change now (one frame)."""
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+        if not self._dirty and not self._layout_dirty:
+            return
+        dirty, self._dirty = list(self._dirty.values()), {}
+        with self.host.hold_sync():
+            for block in dirty:
+                block.render()
+            if self._layout_dirty:
+                self._layout_dirty = False
+                self._lay_out()
+        self.count += 1
+        try:
+            self._last_frame = asyncio.get_running_loop().time()
+        except RuntimeError:
+            self._last_frame = None
+
+    # -- pages -----------------------------------------------------------------------
+    @property
+    def shown(self) -> tuple[widgets.Widget, ...]:
+        """The blocks' widgets in order (the host's children are pages of them)."""
+        return tuple(w for page in self._pages for w in page.children)
+
+    def _lay_out(self) -> None:
+        """Put the blocks' widgets into pages of ``PAGE``; only a page whose list changed is
+        re-sent (traitlets skips an equal tuple), so an appended card costs one page's ids."""
+        shown = [b.widget for b in self._blocks if b.widget is not None]
+        groups = [tuple(shown[i : i + PAGE]) for i in range(0, len(shown), PAGE)]
+        while len(self._pages) < len(groups):
+            self._pages.append(widgets.VBox(layout=shared.layout(), _dom_classes=("nbacp-page",)))
+        for page, group in zip(self._pages, groups, strict=False):
+            page.children = group
+        for page in self._pages[len(groups):]:
+            page.close()
+        del self._pages[len(groups):]
+        self.host.children = tuple(self._pages)
