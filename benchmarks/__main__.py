@@ -122,7 +122,7 @@ def run_roundtrip(sizes: list[int], open_cards: int) -> None:
     print("\nbreakdown of nbacp's us/q: timed inside the turns (parse and validation alone, 1,000 calls each)")
     print(f"  {'':<46}" + "".join(f"{f'{n} questions':>19}" for n in sizes))
     rows: list[tuple[str, Callable[[roundtrip.Trip, roundtrip.Trip], float]]] = [
-        ("ElicitationForm(...): parse + widgets", lambda b, o: 1e6 * o.build / o.n),
+        ("FormCard(...): parse + widgets", lambda b, o: 1e6 * o.build / o.n),
         ("  of which Form.from_schema (alone)", lambda b, o: parse),
         ("policy: pick + fill + accept", lambda b, o: 1e6 * o.answer / o.n),
         ("  of which form.content(values) (alone)", lambda b, o: validate),
@@ -160,7 +160,7 @@ def run_roundtrip(sizes: list[int], open_cards: int) -> None:
     print("  widgets left in ipywidgets' registry: " + ", ".join(f"{n} {c}" for c, n in mem.leftover.most_common()))
     dropped, closed, unhooked = mem.alive
     print(
-        f"  answered ElicitationForms still alive: {dropped} after dropping references, {closed} after close(), "
+        f"  answered FormCards still alive: {dropped} after dropping references, {closed} after close(), "
         f"{unhooked} after disconnecting the hooks"
     )
     print("  an answered card is referred to by: " + ", ".join(f"{n}x {r}" for r, n in mem.referrers.items()))

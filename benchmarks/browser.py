@@ -70,9 +70,9 @@ STREAM_BUDGET = 30.0
 CATCH_UP = 90.0
 
 CARDS = {
-    "nbacp": "display(widgets.VBox([nbacp.ElicitationForm(MESSAGE, choice_schema()) for _ in range({n})]))",
+    "nbacp": "display(widgets.VBox([nbacp.FormCard(MESSAGE, choice_schema()) for _ in range({n})]))",
     "hand-written": "display(widgets.VBox([hand(hand_written_choice) for _ in range({n})]))",
-    "nbacp 12 fields": "display(widgets.VBox([nbacp.ElicitationForm(MESSAGE, twelve_field_schema()) "
+    "nbacp 12 fields": "display(widgets.VBox([nbacp.FormCard(MESSAGE, twelve_field_schema()) "
                        "for _ in range({n})]))",
     "hand 12 fields": "display(widgets.VBox([hand(hand_written_form) for _ in range({n})]))",
 }

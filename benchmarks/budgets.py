@@ -4,7 +4,7 @@ A raw agent (in process, real SDK connection, nbacp's client and guard) sends on
 a time; for each the benchmark measures the agent's wait for the reply, the longest stall of
 the event loop meanwhile (a 5 ms ticker), and the growth of the process's resident memory.
 The baseline is what the same request cost before the budgets: the card built for it
-(``ElicitationForm`` with every field, ``PermissionCard`` with every option), timed the same
+(``FormCard`` with every field, ``PermissionCard`` with every option), timed the same
 way in the same run. The largest requests still accepted are measured too (answered at once
 by a policy), so the table shows the budget keeps accepted work well under the 1 s bound.
 
@@ -30,7 +30,7 @@ from acp.schema import PromptResponse
 import nbacp
 from benchmarks.agent_base import BenchAgent
 from nbacp.client.wire.budget import Budget
-from nbacp.widgets import ElicitationForm, PermissionCard
+from nbacp.widgets import FormCard, PermissionCard
 
 BOUND_BLOCK_S = 1.0
 BOUND_RSS_MB = 200.0
@@ -131,7 +131,7 @@ async def measure(run: Callable[[], Awaitable[str]]) -> tuple[str, float, float,
 def decline(card: Any) -> None:
     if isinstance(card, PermissionCard):
         card.choose(card.options[0].option_id)
-    elif isinstance(card, ElicitationForm):
+    elif isinstance(card, FormCard):
         card.decline()
 
 
@@ -148,7 +148,7 @@ async def run_baseline() -> list[Row]:
     rows = []
 
     async def fields() -> str:
-        ElicitationForm("m", form_params("s", 10_000)["requestedSchema"])
+        FormCard("m", form_params("s", 10_000)["requestedSchema"])
         return "built"
 
     async def options() -> str:

@@ -29,7 +29,7 @@ from acp.schema import ElicitationFormSessionMode, ElicitationSchema, PromptResp
 import nbacp
 from benchmarks.comms import Tally, counting_comms
 from benchmarks.roundtrip import AskingAgent, Leftovers
-from nbacp.widgets import ElicitationForm
+from nbacp.widgets import FormCard
 
 CHOICE_LABELS = ("Preview", "Production", "Staging")
 MESSAGE = "Where should this be deployed?"
@@ -138,14 +138,14 @@ def per_card(n: int) -> list[tuple[Cost, Cost]]:
     choice, form = ElicitationSchema.model_validate(choice_schema()), ElicitationSchema.model_validate(
         twelve_field_schema()
     )
-    build_cost("warm-up", lambda: (ElicitationForm(MESSAGE, choice), hand_written_form()), 2)
+    build_cost("warm-up", lambda: (FormCard(MESSAGE, choice), hand_written_form()), 2)
     return [
         (
-            build_cost("nbacp one question", lambda: ElicitationForm(MESSAGE, choice), n),
+            build_cost("nbacp one question", lambda: FormCard(MESSAGE, choice), n),
             build_cost("hand-written", hand_written_choice, n),
         ),
         (
-            build_cost("nbacp 12 fields", lambda: ElicitationForm(MESSAGE, form), n),
+            build_cost("nbacp 12 fields", lambda: FormCard(MESSAGE, form), n),
             build_cost("hand-written", hand_written_form, n),
         ),
     ]

@@ -2,7 +2,7 @@
 
 One raw ``acp.Agent`` sends N claude-agent-acp style questions (multi-select + "Other") one
 after the other in one prompt. The bare client returns a fixed accept at once; nbacp builds an
-``ElicitationForm`` per question and a policy answers it through the methods clicks call. Same
+``FormCard`` per question and a policy answers it through the methods clicks call. Same
 agent, same transport: the ratio is what nbacp adds. The memory side is in roundtrip_memory.
 """
 
@@ -36,7 +36,7 @@ import nbacp
 from benchmarks.agent_base import BenchAgent
 from benchmarks.comms import Tally, counting_comms
 from nbacp import widgets as widgets_module
-from nbacp.widgets import ElicitationForm, shared
+from nbacp.widgets import FormCard, shared
 from nbacp.widgets.card import Card
 
 PICKS = ("Tests", "Docs")
@@ -160,7 +160,7 @@ class Trip:
     answered: int
     tally: Tally = field(default_factory=Tally)
     child_ids: int = 0  # widget ids sent in ``children`` updates (each ~45 bytes of JSON)
-    build: float = 0.0  # CPU seconds in ElicitationForm(...) during the turn
+    build: float = 0.0  # CPU seconds in FormCard(...) during the turn
     answer: float = 0.0  # CPU seconds in the policy (pick, fill, accept: validation + compose)
 
     @property
@@ -213,17 +213,17 @@ def run_nbacp(n: int) -> Trip:
     mark.release()  # what nbacp leaves behind (see roundtrip_memory) must not slow the next run down
     trip.answered, trip.child_ids = check_accepts(agent, n), children[0]
     if trip.build == 0.0:
-        raise AssertionError("no ElicitationForm construction was timed: has the client stopped looking it up?")
+        raise AssertionError("no FormCard construction was timed: has the client stopped looking it up?")
     return trip
 
 
 @contextlib.contextmanager
 def _timing_forms(trip: Trip) -> Iterator[None]:
-    """Times each ``ElicitationForm(...)`` the client builds (it looks the class up per request)."""
+    """Times each ``FormCard(...)`` the client builds (it looks the class up per request)."""
 
-    def build(*args: Any, **kwargs: Any) -> ElicitationForm:
+    def build(*args: Any, **kwargs: Any) -> FormCard:
         start = time.process_time()
-        card = ElicitationForm(*args, **kwargs)
+        card = FormCard(*args, **kwargs)
         trip.build += time.process_time() - start
         return card
 
@@ -231,7 +231,7 @@ def _timing_forms(trip: Trip) -> Iterator[None]:
     try:
         yield
     finally:
-        setattr(widgets_module, "FormCard", ElicitationForm)  # noqa: B010
+        setattr(widgets_module, "FormCard", FormCard)  # noqa: B010
 
 
 @contextlib.contextmanager

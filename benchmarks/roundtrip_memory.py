@@ -29,7 +29,7 @@ from benchmarks.roundtrip import (
     bare_session,
     check_accepts,
 )
-from nbacp.widgets import ElicitationForm
+from nbacp.widgets import FormCard
 
 
 @dataclass
@@ -49,7 +49,7 @@ class Memory:
     unhooked: int = 0  # ... after also disconnecting those
     leftover: Counter[str] = field(default_factory=Counter)  # widget classes left in the registry
     referrers: Counter[str] = field(default_factory=Counter)  # what refers to one answered card
-    alive: list[int] = field(default_factory=list)  # answered ElicitationForms alive at dropped/closed/unhooked
+    alive: list[int] = field(default_factory=list)  # answered FormCards alive at dropped/closed/unhooked
     top: list[str] = field(default_factory=list)  # the largest allocations still there at the end
 
 
@@ -113,7 +113,7 @@ async def _nbacp_open(k: int, memory: Memory) -> None:
     memory.dropped = _now() - start
     left = mark.widgets()
     memory.leftover = Counter(type(w).__name__ for w in left)
-    cards = weakref.WeakSet(w for w in left if isinstance(w, ElicitationForm))
+    cards = weakref.WeakSet(w for w in left if isinstance(w, FormCard))
     memory.referrers = _referrers(next(iter(cards), None))
     del left
     memory.alive.append(len(cards))

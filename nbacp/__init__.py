@@ -13,9 +13,7 @@ from nbacp._version import __version__
 
 _EXPORTS: dict[str, str] = {
     "Form": "nbacp.form",
-    "FormValidationError": "nbacp.form",
-    "InvalidSchemaError": "nbacp.form",
-    "ElicitationForm": "nbacp.widgets",
+    "FormCard": "nbacp.widgets",
     "UrlConsentCard": "nbacp.widgets",
     "PermissionCard": "nbacp.widgets",
     "NotebookClient": "nbacp.client",
@@ -25,20 +23,23 @@ _EXPORTS: dict[str, str] = {
     "PromptResult": "nbacp.client",
     "connect": "nbacp.client",
     "kernel_tools": "nbacp.client.tools",
-    "FormCard": "nbacp.widgets",
     "NbacpError": "nbacp.errors",
     "ConnectError": "nbacp.errors",
-    "ConnectionLost": "nbacp.errors",
+    "ConnectionLostError": "nbacp.errors",
     "AgentError": "nbacp.errors",
     "AuthenticationError": "nbacp.errors",
-    "NotSupportedByAgent": "nbacp.errors",
-    "AttachmentError": "nbacp.client.attachments",
-    "ToolsUnsupportedError": "nbacp.client.tools",
-    "ScriptError": "nbacp.answers",
-    "MagicError": "nbacp.magics",
-    "ElicitationUnsupportedError": "nbacp.questions",
-    "InvalidQuestionResponse": "nbacp.questions",
-    "InvalidQuestionFallback": "nbacp.questions",
+    "NotSupportedError": "nbacp.errors",
+    "NotSupportedByAgentError": "nbacp.errors",
+    "ToolsNotSupportedError": "nbacp.errors",
+    "ElicitationNotSupportedError": "nbacp.errors",
+    "QuestionReplyError": "nbacp.errors",
+    "InvalidQuestionResponseError": "nbacp.errors",
+    "InvalidQuestionFallbackError": "nbacp.errors",
+    "InvalidSchemaError": "nbacp.errors",
+    "FormValidationError": "nbacp.errors",
+    "AttachmentError": "nbacp.errors",
+    "ScriptError": "nbacp.errors",
+    "MagicError": "nbacp.errors",
 }
 
 __all__ = [
@@ -47,24 +48,25 @@ __all__ = [
     "AuthenticationError",
     "ConnectError",
     "Connection",
-    "ConnectionLost",
-    "ElicitationForm",
-    "ElicitationUnsupportedError",
+    "ConnectionLostError",
+    "ElicitationNotSupportedError",
     "Form",
     "FormCard",
     "FormValidationError",
-    "InvalidQuestionFallback",
-    "InvalidQuestionResponse",
+    "InvalidQuestionFallbackError",
+    "InvalidQuestionResponseError",
     "InvalidSchemaError",
     "MagicError",
     "NbacpError",
-    "NotSupportedByAgent",
+    "NotSupportedByAgentError",
+    "NotSupportedError",
     "NotebookClient",
     "PermissionCard",
     "PromptResult",
+    "QuestionReplyError",
     "ScriptError",
     "Session",
-    "ToolsUnsupportedError",
+    "ToolsNotSupportedError",
     "Turn",
     "UrlConsentCard",
     "__version__",
@@ -73,22 +75,29 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from nbacp.answers import ScriptError
     from nbacp.client import Connection, NotebookClient, PromptResult, Session, Turn, connect
-    from nbacp.client.attachments import AttachmentError
-    from nbacp.client.tools import ToolsUnsupportedError, kernel_tools
+    from nbacp.client.tools import kernel_tools
     from nbacp.errors import (
         AgentError,
+        AttachmentError,
         AuthenticationError,
         ConnectError,
-        ConnectionLost,
+        ConnectionLostError,
+        ElicitationNotSupportedError,
+        FormValidationError,
+        InvalidQuestionFallbackError,
+        InvalidQuestionResponseError,
+        InvalidSchemaError,
+        MagicError,
         NbacpError,
-        NotSupportedByAgent,
+        NotSupportedByAgentError,
+        NotSupportedError,
+        QuestionReplyError,
+        ScriptError,
+        ToolsNotSupportedError,
     )
-    from nbacp.form import Form, FormValidationError, InvalidSchemaError
-    from nbacp.magics import MagicError
-    from nbacp.questions import ElicitationUnsupportedError, InvalidQuestionFallback, InvalidQuestionResponse
-    from nbacp.widgets import ElicitationForm, FormCard, PermissionCard, UrlConsentCard
+    from nbacp.form import Form
+    from nbacp.widgets import FormCard, PermissionCard, UrlConsentCard
 
 
 def load_ipython_extension(ipython: Any) -> None:

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from nbacp.errors import NbacpError
+from nbacp.errors import ScriptError
 
 ENV_VAR = "NBACP_ANSWERS"
 
@@ -37,16 +37,11 @@ def card_kind(card: Any) -> str:
     name = type(card).__name__
     kinds = {
         "FormCard": "form",
-        "ElicitationForm": "form",
         "UrlConsentCard": "url",
         "PermissionCard": "permission",
         "AuthCard": "auth",
     }
     return kinds.get(name, name)
-
-
-class ScriptError(NbacpError, ValueError):
-    """A script entry does not fit the card it was matched to."""
 
 
 class Script:

@@ -26,16 +26,9 @@ from nbacp import kernel
 from nbacp.client.attachments import is_dataframe, is_figure, is_series
 from nbacp.client.namespace import user_namespace
 from nbacp.client.session import Session, last_session
-from nbacp.errors import NbacpError
+from nbacp.errors import MagicError
 
 __all__ = ["agent_prompt", "expand", "load_ipython_extension", "pick_session", "unload_ipython_extension"]
-
-
-class MagicError(NbacpError, UsageError):
-    """A %%agent cell that cannot be sent: no session, a bad name, an expression that failed.
-
-    The magics re-raise it as a plain UsageError, which IPython shows without a traceback.
-    """
 
 
 # -- the prompt text ------------------------------------------------------------------------

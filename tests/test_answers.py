@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from acp.schema import PermissionOption, ToolCallUpdate
 
-from nbacp.answers import Script, ScriptError, cancel, decline, from_env, parse_policy
-from nbacp.widgets import ElicitationForm, PermissionCard, UrlConsentCard
+from nbacp.answers import Script, cancel, decline, from_env, parse_policy
+from nbacp.errors import ScriptError
+from nbacp.widgets import FormCard, PermissionCard, UrlConsentCard
 
 SCHEMA = {
     "type": "object",
@@ -35,7 +36,7 @@ def test_script_answers_cards_in_order() -> None:
         {"choose": "Not now"},
         {"press": "open"},
     ])
-    form, perm = ElicitationForm("?", SCHEMA), permission()
+    form, perm = FormCard("?", SCHEMA), permission()
     url = UrlConsentCard("Sign in", "https://example.com/x", "e1")
     for card in (form, perm, url):
         script(card)
@@ -47,26 +48,26 @@ def test_script_answers_cards_in_order() -> None:
 
 def test_exhausted_script_leaves_cards_for_a_person() -> None:
     script = Script([])
-    form = ElicitationForm("?", SCHEMA)
+    form = FormCard("?", SCHEMA)
     script(form)
     assert not form.done
 
 
 def test_script_that_does_not_fit_the_card_says_so() -> None:
     with pytest.raises(ScriptError, match="expects a permission card"):
-        Script([{"expect": "permission", "choose": "x"}])(ElicitationForm("?", SCHEMA))
+        Script([{"expect": "permission", "choose": "x"}])(FormCard("?", SCHEMA))
     with pytest.raises(ScriptError, match="needs 'choose'"):
         Script([{"press": "accept"}])(permission())
     with pytest.raises(ScriptError, match="'press' must be one of"):
-        Script([{"press": "maybe"}])(ElicitationForm("?", SCHEMA))
+        Script([{"press": "maybe"}])(FormCard("?", SCHEMA))
     with pytest.raises(ValueError, match="not an option"):
-        Script([{"pick": {"q": ["Gamma"]}}])(ElicitationForm("?", SCHEMA))
+        Script([{"pick": {"q": ["Gamma"]}}])(FormCard("?", SCHEMA))
     with pytest.raises(ScriptError, match="must be an object"):
         Script(["accept"])  # type: ignore[list-item]
 
 
 def test_decline_picks_the_reject_once_option_and_declines_forms() -> None:
-    perm, form = permission(), ElicitationForm("?", SCHEMA)
+    perm, form = permission(), FormCard("?", SCHEMA)
     decline(perm)
     decline(form)
     assert perm.response is not None and perm.response.outcome.option_id == "no"
@@ -74,7 +75,7 @@ def test_decline_picks_the_reject_once_option_and_declines_forms() -> None:
 
 
 def test_cancel_dismisses_forms_but_never_answers_permissions() -> None:
-    perm, form = permission(), ElicitationForm("?", SCHEMA)
+    perm, form = permission(), FormCard("?", SCHEMA)
     cancel(perm)
     cancel(form)
     assert not perm.done

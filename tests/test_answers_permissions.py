@@ -18,7 +18,8 @@ from support.agents import _RawAgent
 from support.builders import text_block, update_agent_message
 
 import nbacp
-from nbacp.answers import Script, ScriptError, permission_option
+from nbacp.answers import Script, permission_option
+from nbacp.errors import ScriptError
 from nbacp.widgets import PermissionCard
 
 AGENT_OPTIONS: dict[str, list[tuple[str, str, str]]] = {

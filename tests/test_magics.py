@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from support.kernel_support import KernelHarness
 
-from nbacp.magics import MagicError, _rewrite, expand
+from nbacp.errors import MagicError
+from nbacp.magics import _rewrite, expand
 
 pd = pytest.importorskip("pandas")
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from nbacp.client.wire.sdk_compat import embedded_text_block, image_block, resource_link_block, text_block
-from nbacp.errors import NbacpError
+from nbacp.errors import AttachmentError
 
 MAX_ROWS = 20
 """Default number of DataFrame rows sent as CSV."""
@@ -41,10 +41,6 @@ EMBED_LIMIT = 16 * 1024
 """Files up to this many bytes are embedded (when allowed); larger ones are linked."""
 
 Namer = Callable[[Any], str | None]
-
-
-class AttachmentError(NbacpError, ValueError):
-    """An object cannot be sent to this agent; raised before anything is sent."""
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 ``Connection`` inherits these. Each call first checks that the agent advertised the method
 (``agentCapabilities.loadSession``, ``sessionCapabilities.list`` / ``resume`` / ``fork`` /
 ``close`` / ``delete`` / ``additionalDirectories``, ``agentCapabilities.auth.logout``) and
-otherwise raises NotSupportedByAgent naming the capability, instead of sending a request the
+otherwise raises NotSupportedByAgentError naming the capability, instead of sending a request the
 agent would answer with "Method not found". ``session/new`` and ``session/load`` go through
 the authentication retry (``nbacp.client.auth``). ``session/delete`` and ``logout`` are stable
 in schema v1.23; SDK 0.12 has no typed call for them (docs/protocol.md, 'Two SDK lines').
@@ -23,7 +23,7 @@ from nbacp.client.turn import TurnRecord
 from nbacp.client.wire import sdk_compat, sdk_connection
 from nbacp.client.wire.rpc_errors import agent_errors
 from nbacp.display import Static, show
-from nbacp.errors import NotSupportedByAgent
+from nbacp.errors import NotSupportedByAgentError
 from nbacp.render.turn_record_text import record_text
 from nbacp.widgets.auth_card import AuthCard
 from nbacp.widgets.shared import close_tree
@@ -94,7 +94,7 @@ class SessionLifecycle:
                          method, f"sessionCapabilities.{method}")
             what = {"logout": "logout", "additional_directories": "additional directories"}.get(
                 method, f"session/{method}")
-            raise NotSupportedByAgent(
+            raise NotSupportedByAgentError(
                 f"The agent does not support {what} (it does not advertise {where} in initialize)."
             )
 

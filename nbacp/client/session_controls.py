@@ -15,7 +15,7 @@ from nbacp.client.settings import SessionSettings, select_values
 from nbacp.client.wire import sdk_connection
 from nbacp.client.wire.rpc_errors import agent_errors
 from nbacp.display import Static, show
-from nbacp.errors import NotSupportedByAgent
+from nbacp.errors import NotSupportedByAgentError
 from nbacp.render.turn_record_html import header_html, header_text
 from nbacp.widgets.shared import close_tree
 from nbacp.widgets.toolbar import SessionToolbar
@@ -52,7 +52,7 @@ class SessionControls:
     async def set_mode(self, mode_id: str) -> None:
         modes = self.settings.modes
         if modes is None:
-            raise NotSupportedByAgent("The agent offers no session modes for this session.")
+            raise NotSupportedByAgentError("The agent offers no session modes for this session.")
         ids = [m.id for m in modes.available_modes]
         if ids and mode_id not in ids:
             names = [m.name for m in modes.available_modes]
@@ -96,7 +96,7 @@ class SessionControls:
             return
         choices = [m for m, _ in self.settings.model_choices()]
         if not choices:
-            raise NotSupportedByAgent("The agent offers no models list or model option for this session.")
+            raise NotSupportedByAgentError("The agent offers no models list or model option for this session.")
         if model_id not in choices:
             raise ValueError(f"{model_id!r} is not one of the agent's models: {', '.join(map(repr, choices))}.")
         params = {"sessionId": self.id, "modelId": model_id}

@@ -29,7 +29,7 @@ from nbacp.client.wire.process import exit_note, stderr_after_failure
 from nbacp.client.wire.rpc_errors import agent_errors
 from nbacp.client.wire.sdk_compat import text_block
 from nbacp.display import show
-from nbacp.errors import AgentError, ConnectionLost
+from nbacp.errors import AgentError, ConnectionLostError
 from nbacp.form.card_answer import CardAnswer
 from nbacp.widgets.shared import close_tree
 from nbacp.widgets.stderr_view import stderr_panel
@@ -159,11 +159,11 @@ class Turn:
             reason = "the agent failed the turn"
         except ConnectionError as exc:
             why = connection.disconnect_reason() or str(exc)
-            error = ConnectionLost(f"The connection to the agent was lost during the turn ({why}).")
+            error = ConnectionLostError(f"The connection to the agent was lost during the turn ({why}).")
             stop_reason, reason = "disconnected", "the connection to the agent was lost"
         except asyncio.CancelledError:
             stop_reason, reason = "cancelled", "the connection was closed"
-            error = ConnectionLost("The connection was closed during the turn.")
+            error = ConnectionLostError("The connection was closed during the turn.")
         except Exception as exc:  # e.g. a reply the SDK could not parse: end the turn cleanly, then raise it
             error = exc
         finally:
@@ -176,8 +176,8 @@ class Turn:
             agent = await stderr_after_failure(connection)
             if agent is not None:  # what the agent wrote, collapsed under the turn
                 self.transcript.add_card(stderr_panel(agent.stderr.lines, agent.stderr.total_bytes, agent.returncode))
-            if isinstance(error, ConnectionLost):
-                error = ConnectionLost(f"{error}{exit_note(connection)}")
+            if isinstance(error, ConnectionLostError):
+                error = ConnectionLostError(f"{error}{exit_note(connection)}")
         self.transcript.finish(stop_reason)
         result = PromptResult(
             stop_reason=stop_reason,

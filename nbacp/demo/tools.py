@@ -47,7 +47,7 @@ from nbacp.demo.plan import (
 )
 from nbacp.demo.signin import SignInPage
 from nbacp.questions import (
-    InvalidQuestionResponse,
+    InvalidQuestionResponseError,
     Question,
     QuestionsAccepted,
     QuestionsDeclined,
@@ -104,7 +104,7 @@ async def plan_pipeline_run(deps: AcpSessionContext, scenario: str) -> Plan:
     step = "+".join(q.id for q in questions)
     try:
         answers: QuestionsResult[Any] = await ask_questions(deps, questions)
-    except InvalidQuestionResponse:
+    except InvalidQuestionResponseError:
         plan.stopped = (step, "invalid")
         return plan
     if not isinstance(answers, QuestionsAccepted):

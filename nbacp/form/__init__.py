@@ -3,8 +3,8 @@
 Nothing here imports ipywidgets or talks protocol, so it runs (and is tested) anywhere.
 """
 
+from nbacp.errors import FormValidationError, InvalidSchemaError
 from nbacp.form.checks import PATTERN_TIMEOUT
-from nbacp.form.errors import FormValidationError, InvalidSchemaError
 from nbacp.form.fields import (
     BooleanField,
     ChoiceField,
@@ -20,11 +20,6 @@ from nbacp.form.fields import (
 from nbacp.form.model import Form, WireValue
 from nbacp.form.patterns import PATTERN_BUDGET
 
-# The names before ``ChoiceOption`` / ``FormQuestion``, kept for code that imports them; the new
-# names keep the form model's option and question apart from ``nbacp.questions``' builders.
-Option = ChoiceOption
-Question = FormQuestion
-
 __all__ = [
     "PATTERN_BUDGET",
     "PATTERN_TIMEOUT",
@@ -38,8 +33,6 @@ __all__ = [
     "FormValidationError",
     "InvalidSchemaError",
     "NumberField",
-    "Option",
-    "Question",
     "StringField",
     "UnsupportedField",
     "WireValue",

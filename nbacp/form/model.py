@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from nbacp.errors import FormValidationError
 from nbacp.form.checks import ABSENT, check_custom, check_field, check_picks
-from nbacp.form.errors import FormValidationError
 from nbacp.form.fields import ChoiceField, Field, FormItem, FormQuestion, StringField, UnsupportedField, redacted
 from nbacp.form.pairing import pair_questions
 from nbacp.form.parse import deadline_ms, parse_schema

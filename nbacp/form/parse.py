@@ -17,8 +17,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from nbacp.errors import InvalidSchemaError
 from nbacp.form.checks import ABSENT, check_field
-from nbacp.form.errors import InvalidSchemaError
 from nbacp.form.fields import (
     BooleanField,
     ChoiceField,

@@ -17,13 +17,20 @@ connection wrapped as ``AgentConnectionSession(conn, session_id, client_capabili
 
 The result is never None: QuestionsAccepted | QuestionsDeclined | QuestionsCancelled. Values
 travel as opaque tokens, so they may be any Python objects. A reply that breaks the rules raises
-InvalidQuestionResponse(question_id=...); a client without form elicitation raises
-ElicitationUnsupportedError unless ``fallback=`` (a sync or async callable returning a result
-variant, checked like a reply) is given.
+InvalidQuestionResponseError(question_id=...); a client without form elicitation raises
+ElicitationNotSupportedError unless ``fallback=`` (a sync or async callable returning a result
+variant, checked like a reply: InvalidQuestionFallbackError) is given. Both reply errors are a
+QuestionReplyError (nbacp.errors).
 """
 
 from __future__ import annotations
 
+from nbacp.errors import (
+    ElicitationNotSupportedError,
+    InvalidQuestionFallbackError,
+    InvalidQuestionResponseError,
+    QuestionReplyError,
+)
 from nbacp.questions._ask import (
     AgentConnectionSession,
     ElicitationSession,
@@ -33,9 +40,6 @@ from nbacp.questions._ask import (
 )
 from nbacp.questions._types import (
     Answer,
-    ElicitationUnsupportedError,
-    InvalidQuestionFallback,
-    InvalidQuestionResponse,
     Option,
     Question,
     QuestionsAccepted,
@@ -48,13 +52,14 @@ from nbacp.questions._wire import compile_questions
 __all__ = [
     "AgentConnectionSession",
     "Answer",
+    "ElicitationNotSupportedError",
     "ElicitationSession",
-    "ElicitationUnsupportedError",
     "ElicitingConnection",
-    "InvalidQuestionFallback",
-    "InvalidQuestionResponse",
+    "InvalidQuestionFallbackError",
+    "InvalidQuestionResponseError",
     "Option",
     "Question",
+    "QuestionReplyError",
     "QuestionsAccepted",
     "QuestionsCancelled",
     "QuestionsDeclined",

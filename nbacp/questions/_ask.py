@@ -18,13 +18,9 @@ from acp.schema import (
 from pydantic import ValidationError
 
 from nbacp.client.wire import sdk_connection
+from nbacp.errors import ElicitationNotSupportedError, InvalidQuestionResponseError
 from nbacp.questions._reply import check_fallback, parse_response
-from nbacp.questions._types import (
-    ElicitationUnsupportedError,
-    InvalidQuestionResponse,
-    Question,
-    QuestionsResult,
-)
+from nbacp.questions._types import Question, QuestionsResult
 from nbacp.questions._wire import compile_questions
 
 T = TypeVar("T")
@@ -84,7 +80,7 @@ class AgentConnectionSession:
 
     async def create_elicitation(self, message: str, mode: ElicitationMode) -> CreateElicitationResponse:
         if not self.supports_elicitation(mode):
-            raise ElicitationUnsupportedError("the connected ACP client does not support this elicitation mode")
+            raise ElicitationNotSupportedError("the connected ACP client does not support this elicitation mode")
         if sdk_connection.has_json_rpc(self._conn):
             # raw, so that nbacp checks the reply itself on both SDK lines: SDK 1.0's typed reply
             # refuses some replies (and accepts one without "action") before nbacp can name the
@@ -107,16 +103,16 @@ async def ask_questions(
 ) -> QuestionsResult[T]:
     """Ask one form of typed questions; return accepted typed answers, declined, or cancelled.
 
-    Raises ElicitationUnsupportedError when the client lacks form elicitation and there is no
-    ``fallback``; InvalidQuestionResponse when the reply breaks the questions' rules;
-    InvalidQuestionFallback when the fallback reports an answer that was not possible.
+    Raises ElicitationNotSupportedError when the client lacks form elicitation and there is no
+    ``fallback``; InvalidQuestionResponseError when the reply breaks the questions' rules;
+    InvalidQuestionFallbackError when the fallback reports an answer that was not possible.
     """
     questions = tuple(questions)
     compiled = compile_questions(questions, message)
     mode = ElicitationFormSessionMode(session_id=session.session_id, requested_schema=compiled.schema)
     if not session.supports_elicitation(mode):
         if fallback is None:
-            raise ElicitationUnsupportedError("the connected ACP client does not support form elicitation")
+            raise ElicitationNotSupportedError("the connected ACP client does not support form elicitation")
         outcome: object = fallback()
         if inspect.isawaitable(outcome):
             outcome = await outcome
@@ -125,5 +121,5 @@ async def ask_questions(
         response = await session.create_elicitation(compiled.message, mode)
     except ValidationError as exc:
         # acp validates the reply envelope before we see it; a malformed one is the client's fault.
-        raise InvalidQuestionResponse(f"the client's reply is not an elicitation response: {exc}") from exc
+        raise InvalidQuestionResponseError(f"the client's reply is not an elicitation response: {exc}") from exc
     return parse_response(response, questions, compiled)

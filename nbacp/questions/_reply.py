@@ -18,10 +18,9 @@ from acp.schema import (
     DeclineElicitationResponse,
 )
 
+from nbacp.errors import InvalidQuestionFallbackError, InvalidQuestionResponseError
 from nbacp.questions._types import (
     Answer,
-    InvalidQuestionFallback,
-    InvalidQuestionResponse,
     Question,
     QuestionsAccepted,
     QuestionsCancelled,
@@ -44,7 +43,7 @@ def parse_response(
         if action == "cancel":
             return QuestionsCancelled()
         if action != "accept":
-            raise InvalidQuestionResponse(f"the client replied with an unsupported action: {action!r}")
+            raise InvalidQuestionResponseError(f"the client replied with an unsupported action: {action!r}")
         return _accepted(response.get("content"), questions, compiled)
     if isinstance(response, DeclineElicitationResponse):
         return QuestionsDeclined()
@@ -52,7 +51,7 @@ def parse_response(
         return QuestionsCancelled()
     if not isinstance(response, AcceptElicitationResponse):
         action = getattr(response, "action", None)
-        raise InvalidQuestionResponse(f"the client replied with an unsupported action: {action!r}")
+        raise InvalidQuestionResponseError(f"the client replied with an unsupported action: {action!r}")
     return _accepted(response.content, questions, compiled)
 
 
@@ -60,12 +59,12 @@ def _accepted(content: Any, questions: Sequence[Question[T]], compiled: Compiled
     if content is None:
         content = {}
     if not isinstance(content, dict):
-        raise InvalidQuestionResponse("the accepted content is not an object")
+        raise InvalidQuestionResponseError("the accepted content is not an object")
     answers: dict[str, Answer[T]] = {}
     for question in questions:
         indices = _read_picks(question, content, compiled.tokens[question.id])
         custom = _read_custom(question, content)
-        answers[question.id] = _settle(question, indices, custom, InvalidQuestionResponse)
+        answers[question.id] = _settle(question, indices, custom, InvalidQuestionResponseError)
     return QuestionsAccepted(answers=answers)
 
 
@@ -76,22 +75,22 @@ def _read_picks(question: Question[Any], content: Mapping[str, Any], tokens: dic
     raw = content[qid]
     if question.multi_select:
         if not isinstance(raw, list) or not all(isinstance(t, str) for t in raw):
-            raise InvalidQuestionResponse(
+            raise InvalidQuestionResponseError(
                 f"question {qid!r} is multi-select: expected an array of strings, got {_kind(raw)}", qid
             )
         picked = list(raw)
     elif isinstance(raw, list):
-        raise InvalidQuestionResponse(
+        raise InvalidQuestionResponseError(
             f"question {qid!r} is single-select: expected one string, got an array of {len(raw)}", qid
         )
     elif not isinstance(raw, str):
-        raise InvalidQuestionResponse(f"question {qid!r}: expected a string, got {_kind(raw)}", qid)
+        raise InvalidQuestionResponseError(f"question {qid!r}: expected a string, got {_kind(raw)}", qid)
     else:
         picked = [raw]
     indices = []
     for token in picked:
         if token not in tokens:
-            raise InvalidQuestionResponse(f"question {qid!r}: {token!r} was not offered", qid)
+            raise InvalidQuestionResponseError(f"question {qid!r}: {token!r} was not offered", qid)
         indices.append(tokens[token])
     return indices
 
@@ -101,12 +100,12 @@ def _read_custom(question: Question[Any], content: Mapping[str, Any]) -> str | N
     if name not in content:
         return None
     if not question.allow_custom:
-        raise InvalidQuestionResponse(
+        raise InvalidQuestionResponseError(
             f"question {question.id!r} does not take a custom answer, but {name!r} was sent", question.id
         )
     raw = content[name]
     if not isinstance(raw, str):
-        raise InvalidQuestionResponse(
+        raise InvalidQuestionResponseError(
             f"question {question.id!r}: custom answer must be a string, got {_kind(raw)}", question.id
         )
     return raw
@@ -139,21 +138,21 @@ def check_fallback(result: object, questions: Sequence[Question[T]]) -> Question
     if isinstance(result, QuestionsDeclined | QuestionsCancelled):
         return result
     if not isinstance(result, QuestionsAccepted):
-        raise InvalidQuestionFallback(
+        raise InvalidQuestionFallbackError(
             "a fallback must return QuestionsAccepted, QuestionsDeclined or QuestionsCancelled, "
             f"not {type(result).__name__}"
         )
     by_id = {q.id: q for q in questions}
     for qid in result.answers:
         if qid not in by_id:
-            raise InvalidQuestionFallback(f"the fallback answered {qid!r}, which was not asked", qid)
+            raise InvalidQuestionFallbackError(f"the fallback answered {qid!r}, which was not asked", qid)
     answers: dict[str, Answer[T]] = {}
     for question in questions:
         given = result.answers.get(question.id, Answer())
         if not isinstance(given, Answer):
-            raise InvalidQuestionFallback(f"question {question.id!r}: answers must be Answer", question.id)
+            raise InvalidQuestionFallbackError(f"question {question.id!r}: answers must be Answer", question.id)
         indices = [_offered_index(question, value) for value in given.values]
-        answers[question.id] = _settle(question, indices, given.custom, InvalidQuestionFallback)
+        answers[question.id] = _settle(question, indices, given.custom, InvalidQuestionFallbackError)
     return QuestionsAccepted(answers=answers)
 
 
@@ -167,7 +166,7 @@ def _offered_index(question: Question[Any], value: object) -> int:
                 return index
         except Exception:  # an exotic __eq__ is not a match
             continue
-    raise InvalidQuestionFallback(f"question {question.id!r}: {value!r} was not offered", question.id)
+    raise InvalidQuestionFallbackError(f"question {question.id!r}: {value!r} was not offered", question.id)
 
 
 def _kind(raw: object) -> str:

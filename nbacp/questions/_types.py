@@ -6,36 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, Literal, TypeAlias, TypeVar
 
-from nbacp.errors import NbacpError
-
 T = TypeVar("T")
-
-
-class ElicitationUnsupportedError(NbacpError, RuntimeError):
-    """The client did not advertise form elicitation and no fallback was given.
-
-    nbacp's own class (not pydantic-acp's) so that nbacp.questions imports without ACP Kit.
-    """
-
-
-class InvalidQuestionResponse(NbacpError, RuntimeError):
-    """The client's reply does not answer the questions that were asked.
-
-    ``question_id`` names the offending question; it is ``None`` when the reply as a whole is
-    malformed (wrong envelope, unknown action).
-    """
-
-    def __init__(self, message: str, question_id: str | None = None) -> None:
-        super().__init__(message)
-        self.question_id = question_id
-
-
-class InvalidQuestionFallback(NbacpError, ValueError):
-    """A fallback returned something that could not have come from the offered questions."""
-
-    def __init__(self, message: str, question_id: str | None = None) -> None:
-        super().__init__(message)
-        self.question_id = question_id
 
 
 @dataclass(frozen=True, slots=True)

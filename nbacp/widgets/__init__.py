@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 _EXPORTS = {
     "Card": "nbacp.widgets.card",
-    "ElicitationForm": "nbacp.widgets.form_card",
     "FormCard": "nbacp.widgets.form_card",
     "UrlConsentCard": "nbacp.widgets.url_card",
     "PermissionCard": "nbacp.widgets.permission_card",
@@ -23,7 +22,6 @@ _EXPORTS = {
 __all__ = [
     "AuthCard",
     "Card",
-    "ElicitationForm",
     "FormCard",
     "PermissionCard",
     "SessionToolbar",
@@ -34,7 +32,7 @@ __all__ = [
 if TYPE_CHECKING:
     from nbacp.widgets.auth_card import AuthCard
     from nbacp.widgets.card import Card
-    from nbacp.widgets.form_card import ElicitationForm, FormCard
+    from nbacp.widgets.form_card import FormCard
     from nbacp.widgets.permission_card import PermissionCard
     from nbacp.widgets.toolbar import SessionToolbar
     from nbacp.widgets.transcript import Transcript

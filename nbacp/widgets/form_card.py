@@ -328,7 +328,3 @@ def _wire_text(value: WireValue) -> str:
 def _short(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= SUMMARY_VALUE_CHARS else text[: SUMMARY_VALUE_CHARS - 1] + "…"
-
-
-ElicitationForm = FormCard
-"""The form card's first name (``nbacp.ElicitationForm``), kept for code that uses it: the same class."""

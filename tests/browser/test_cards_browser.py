@@ -44,7 +44,7 @@ SETUP = textwrap.dedent('''
 ''')
 
 LANGUAGES = textwrap.dedent("""
-    langs = nbacp.ElicitationForm("Which languages should the linter cover?", {
+    langs = nbacp.FormCard("Which languages should the linter cover?", {
         "type": "object",
         "properties": {
             "question_0": {"type": "array", "title": "Languages", "items": {"anyOf": [
@@ -67,8 +67,8 @@ DATABASE = textwrap.dedent("""
             "db_custom": {"type": "string", "title": "Other"},
         },
     }
-    over = nbacp.ElicitationForm("Which database?", database)
-    restore = nbacp.ElicitationForm("Which database, again?", database)
+    over = nbacp.FormCard("Which database?", database)
+    restore = nbacp.FormCard("Which database, again?", database)
     widgets.VBox([watch(over, "over", "db", "db_custom"), watch(restore, "restore", "db", "db_custom")])
 """)
 
@@ -87,7 +87,7 @@ CITIES = [
     "Oslo",
 ]
 FILTER = textwrap.dedent(f"""
-    cities = nbacp.ElicitationForm("Where should the offsite be?", {{
+    cities = nbacp.FormCard("Where should the offsite be?", {{
         "type": "object",
         "properties": {{"city": {{"type": "string", "title": "City", "enum": {CITIES!r}}}}},
         "required": ["city"],
@@ -290,7 +290,7 @@ HOSTILE = textwrap.dedent(f"""
     answers = [("question", X, X), ("permission", X, X)]
     display(Record(record_markdown(X, X, answers, "end_turn"), record_text(X, X, answers, "end_turn")))
     widgets.VBox([
-        nbacp.ElicitationForm(X, schema, agent=X),
+        nbacp.FormCard(X, schema, agent=X),
         UrlConsentCard(X, "https://example.com/?q=" + X, "e1", agent=X),
         UrlConsentCard(X, "https://example.com/" + X.replace(" ", ""), "e2", agent=X),
         PermissionCard(call, [PermissionOption(option_id="o", name=X, kind="allow_once")], agent=X),

@@ -81,7 +81,7 @@ WIDE = textwrap.dedent(f'''
         content=[FileEditToolCallContent(type="diff", path="/" + LONG,
                                          old_text="a\\n" + LONG + "\\n", new_text="b\\n")],
         locations=[ToolCallLocation(path="/" + LONG, line=3)])
-    wide_form = nbacp.ElicitationForm("Pick " + LONG, {{"type": "object", "properties": {{
+    wide_form = nbacp.FormCard("Pick " + LONG, {{"type": "object", "properties": {{
         "name": {{"type": "string", "title": "Name " + LONG, "description": LONG}},
         "n": {{"type": "integer", "title": "How many"}},
         "pick": {{"type": "string", "title": LONG, "enum": ["a" + LONG, "b"]}}}}}}, agent="bot")

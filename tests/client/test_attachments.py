@@ -20,7 +20,8 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from support.agents import acp_kit_agent
 
 import nbacp
-from nbacp.client.attachments import AttachmentError, convert, prompt_parts, summary_line, table_text
+from nbacp.client.attachments import convert, prompt_parts, summary_line, table_text
+from nbacp.errors import AttachmentError
 
 pd = pytest.importorskip("pandas")
 pl = pytest.importorskip("polars")

@@ -20,7 +20,7 @@ from support.peers import FanOutAgent, HoldingAgent, PermissionAgent, Region, Ta
 
 import nbacp
 from nbacp.answers import Script, decline
-from nbacp.widgets import ElicitationForm, PermissionCard
+from nbacp.widgets import FormCard, PermissionCard
 
 
 async def wait_for(predicate: Any, what: str, timeout: float = 10.0) -> Any:
@@ -177,7 +177,7 @@ async def test_fifty_concurrent_elicitations_across_five_sessions_answered_out_o
         sessions = [await conn.new_session(".") for _ in range(5)]
         turns = [s.start("fan out") for s in sessions]
         await wait_for(lambda: len(conn.client.open_cards()) == 50, "50 open forms")
-        cards: list[ElicitationForm] = conn.client.open_cards()
+        cards: list[FormCard] = conn.client.open_cards()
         random.Random(7).shuffle(cards)
         for card in cards:
             index = card.message.rsplit("#", 1)[1]
@@ -251,9 +251,9 @@ async def test_an_answered_card_in_a_turn_leaves_one_line_and_stays_readable() -
     outcomes: list[Any] = []
     choices = [ElicitationChoice(value=Target.PREVIEW, label="Preview"),
                ElicitationChoice(value=Target.PRODUCTION, label="Production")]
-    cards: list[ElicitationForm] = []
+    cards: list[FormCard] = []
 
-    def policy(card: ElicitationForm) -> None:
+    def policy(card: FormCard) -> None:
         cards.append(card)
         assert not [w for w in _tree(card) if w is not card]  # no child widgets: one model
         card.pick("choice", "Production")

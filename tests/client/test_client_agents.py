@@ -28,7 +28,7 @@ from support.peers import PermissionAgent
 import nbacp
 import nbacp.errors as nbacp_errors
 from nbacp.answers import Script
-from nbacp.errors import AgentError, AuthenticationError, ConnectionLost, NotSupportedByAgent
+from nbacp.errors import AgentError, AuthenticationError, ConnectionLostError, NotSupportedByAgentError
 from nbacp.widgets.auth_card import AuthCard
 
 AGENT = SUPPORT / "feature_agents.py"
@@ -186,17 +186,17 @@ async def test_resume_fork_and_close() -> None:
 
 async def test_missing_capabilities_are_named() -> None:
     async with nbacp.connect(PermissionAgent()) as conn:
-        with pytest.raises(NotSupportedByAgent, match=r"session/list.*sessionCapabilities\.list"):
+        with pytest.raises(NotSupportedByAgentError, match=r"session/list.*sessionCapabilities\.list"):
             await conn.list_sessions()
-        with pytest.raises(NotSupportedByAgent, match=r"session/load.*agentCapabilities\.loadSession"):
+        with pytest.raises(NotSupportedByAgentError, match=r"session/load.*agentCapabilities\.loadSession"):
             await conn.load_session("x")
-        with pytest.raises(NotSupportedByAgent, match=r"sessionCapabilities\.resume"):
+        with pytest.raises(NotSupportedByAgentError, match=r"sessionCapabilities\.resume"):
             await conn.resume_session("x")
-        with pytest.raises(NotSupportedByAgent, match=r"sessionCapabilities\.close"):
+        with pytest.raises(NotSupportedByAgentError, match=r"sessionCapabilities\.close"):
             await conn.close_session("x")
         session = await conn.new_session()
         assert session.modes is None and session.config_options == [] and session.models is None
-        with pytest.raises(NotSupportedByAgent, match="no session modes"):
+        with pytest.raises(NotSupportedByAgentError, match="no session modes"):
             await session.set_mode("default")
 
 
@@ -285,7 +285,7 @@ async def test_failed_turn_shows_the_agents_stderr_collapsed() -> None:
 async def test_agent_exit_shows_stderr_and_exit_code() -> None:
     async with nbacp.connect(command()) as conn:
         session = await conn.new_session()
-        with pytest.raises(ConnectionLost, match="exited with code 7; its stderr ends with: FATAL: crashing"):
+        with pytest.raises(ConnectionLostError, match="exited with code 7; its stderr ends with: FATAL: crashing"):
             await session.prompt("exit")
         assert session.turn is not None
         titles = [p.titles[0] for p in walk(session.turn.transcript) if isinstance(p, widgets.Accordion)
@@ -457,5 +457,5 @@ async def test_the_stable_surface_is_refused_where_not_advertised() -> None:
     async with nbacp.connect(PermissionAgent()) as conn:
         for call in (lambda: conn.delete_session("s"), conn.logout,
                      lambda: conn.new_session(additional_directories=["/tmp"])):
-            with pytest.raises(NotSupportedByAgent, match="does not advertise"):
+            with pytest.raises(NotSupportedByAgentError, match="does not advertise"):
                 await call()

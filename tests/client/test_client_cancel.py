@@ -13,7 +13,7 @@ from support.loopback import loopback_server
 from support.peers import HoldingAgent
 
 import nbacp
-from nbacp.errors import ConnectionLost
+from nbacp.errors import ConnectionLostError
 
 PEERS = SUPPORT / "peers.py"
 
@@ -76,7 +76,7 @@ async def test_conn_close_cancels_pending_cards_and_ends_the_turn() -> None:
     card = await open_card(conn)
     await conn.close()
     assert_closed_as_cancelled(card, "closed")
-    with pytest.raises(ConnectionLost):
+    with pytest.raises(ConnectionLostError):
         await turn
     no_stray_tasks()
 
@@ -86,7 +86,7 @@ async def test_agent_process_exit_cancels_cards() -> None:
     session = await conn.new_session(".")
     turn = session.start("hold")
     card = await open_card(conn)
-    with pytest.raises(ConnectionLost):
+    with pytest.raises(ConnectionLostError):
         await asyncio.wait_for(asyncio.shield(asyncio.ensure_future(_await(turn))), 15)
     assert_closed_as_cancelled(card, "lost")
     await conn.close()
@@ -105,7 +105,7 @@ async def test_websocket_drop_cancels_cards() -> None:
         turn = session.start("hold")
         card = await open_card(conn)
         remote.server.close()  # drops the websocket under the running turn
-        with pytest.raises(ConnectionLost):
+        with pytest.raises(ConnectionLostError):
             await asyncio.wait_for(_await(turn), 15)
         assert_closed_as_cancelled(card, "lost")
         await conn.close()

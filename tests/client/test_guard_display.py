@@ -32,7 +32,7 @@ from nbacp.errors import ConnectError
 from nbacp.form import Form
 from nbacp.render.safe_text import BIDI_CONTROLS
 from nbacp.render.turn_record_text import record_markdown, record_text
-from nbacp.widgets import ElicitationForm, PermissionCard
+from nbacp.widgets import FormCard, PermissionCard
 from nbacp.widgets.transcript import Transcript
 
 RLO = "\u202e"
@@ -106,7 +106,7 @@ def test_form_labels_and_placeholders_show_bidi_controls() -> None:
         "pick": {"type": "string", "title": f"Pick {RLO}one", "oneOf": [{"const": "a", "title": f"A{RLO}"}]},
         "note": {"type": "string", "description": f"hint {RLO}"},
     }}
-    form = ElicitationForm(f"Question {RLO}?", schema)
+    form = FormCard(f"Question {RLO}?", schema)
     assert no_bidi(shown_strings(form))
     assert Form.from_schema  # the model itself keeps the agent's values: only the view neutralises
 

@@ -16,7 +16,7 @@ from support import SUPPORT
 from support.hostile import FOLLOWUP_ID, SESSION, serve_websocket
 
 import nbacp
-from nbacp.widgets import ElicitationForm, PermissionCard
+from nbacp.widgets import FormCard, PermissionCard
 
 HOSTILE = SUPPORT / "hostile.py"
 
@@ -84,7 +84,7 @@ def _policy(seen: list[Any]) -> Any:
         seen.append(card)
         if isinstance(card, PermissionCard):
             card.choose("Reject")
-        elif isinstance(card, ElicitationForm):
+        elif isinstance(card, FormCard):
             card.decline()
 
     return answer
@@ -122,7 +122,7 @@ def _check(report: dict[str, Any], seen: list[Any]) -> None:
     assert replies["130"]["result"] == {"action": "decline"}
     assert replies["131"]["result"] == {"action": "decline"}
     assert replies["132"]["result"]["outcome"] == {"outcome": "selected", "optionId": "no"}
-    forms = [c for c in seen if isinstance(c, ElicitationForm)]
+    forms = [c for c in seen if isinstance(c, FormCard)]
     assert [f.message for f in forms] == ["Real question?", "Real question?"]
     perms = [c for c in seen if isinstance(c, PermissionCard)]
     assert perms[0].tool_call.tool_call_id == "t1" and [o.option_id for o in perms[0].options] == ["yes", "no"]

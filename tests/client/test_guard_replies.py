@@ -77,7 +77,7 @@ def _pick_shown(card: Any) -> None:
     """Answer with what the person sees (the U+FFFD-shown values), as a click would."""
     if isinstance(card, PermissionCard):
         card.choose(card.options[0].option_id)
-    elif isinstance(card, nbacp.ElicitationForm):
+    elif isinstance(card, nbacp.FormCard):
         card.pick("pick", "a\ufffd")
         card.accept()
 

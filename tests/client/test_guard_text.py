@@ -18,13 +18,13 @@ from support.surrogate_agent import EXPECTED_TEXT, SurrogateAgent
 
 import nbacp
 from nbacp.render.safe_text import SurrogateJoiner, bounded_json, comm_safe, neutral_bidi
-from nbacp.widgets import ElicitationForm, PermissionCard
+from nbacp.widgets import FormCard, PermissionCard
 
 
 def _answer(card: Any) -> None:
     if isinstance(card, PermissionCard):
         card.choose("no")
-    elif isinstance(card, ElicitationForm):
+    elif isinstance(card, FormCard):
         card.decline()
 
 

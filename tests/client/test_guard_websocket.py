@@ -16,8 +16,8 @@ from support.builders import text_block, update_agent_message
 from support.loopback import loopback_server
 
 import nbacp
-from nbacp.errors import ConnectionLost
-from nbacp.widgets import ElicitationForm
+from nbacp.errors import ConnectionLostError
+from nbacp.widgets import FormCard
 
 MIB = 1024 * 1024
 
@@ -62,14 +62,14 @@ async def test_a_message_over_max_message_bytes_names_the_size_and_the_option() 
         nbacp.connect(remote.url, token=remote.token, max_message_bytes=MIB) as conn,
     ):
         session = await conn.new_session()
-        with pytest.raises(ConnectionLost) as info:
+        with pytest.raises(ConnectionLostError) as info:
             await session.prompt("big")
     message = str(info.value)
     assert "max_message_bytes=1,048,576" in message and "connect(url, max_message_bytes=...)" in message
 
 
 async def test_an_answer_over_the_server_limit_is_refused_and_the_card_stays_open() -> None:
-    cards: list[ElicitationForm] = []
+    cards: list[FormCard] = []
     outcomes: list[bool] = []
 
     def answer(card: Any) -> None:
@@ -130,5 +130,6 @@ async def test_a_message_the_server_refuses_is_named_as_its_refusal() -> None:
     ):
         session = await conn.new_session()
         conn.client.max_answer_bytes = None  # as if the server's limit were unknown (no metadata)
-        with pytest.raises(ConnectionLost, match="the agent server refused a message from the notebook as too large"):
+        too_large = "the agent server refused a message from the notebook as too large"
+        with pytest.raises(ConnectionLostError, match=too_large):
             await session.prompt("p" * (2 * MIB))

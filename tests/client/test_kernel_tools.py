@@ -21,8 +21,8 @@ from mcp.client.streamable_http import streamable_http_client
 
 import nbacp
 from nbacp.answers import Script
-from nbacp.client.tools import ToolsUnsupportedError
 from nbacp.demo import demo_agent
+from nbacp.errors import ToolsNotSupportedError
 
 pd = pytest.importorskip("pandas")
 matplotlib = pytest.importorskip("matplotlib")
@@ -197,7 +197,7 @@ async def test_agent_without_http_mcp_gets_no_session() -> None:
 
     agent = QuestionsAgent([])
     async with nbacp.connect(agent) as conn:
-        with pytest.raises(ToolsUnsupportedError, match=r"mcpCapabilities\.http"):
+        with pytest.raises(ToolsNotSupportedError, match=r"mcpCapabilities\.http"):
             await conn.new_session(tools=nbacp.kernel_tools())
         assert conn.sessions == []
 

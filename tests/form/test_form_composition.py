@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from nbacp.form import Form, FormValidationError, Question
+from nbacp.form import Form, FormQuestion, FormValidationError
 
 OPTIONS = {"enum": ["a", "b", "c"]}
 
@@ -84,7 +84,7 @@ def test_one_companion_per_choice() -> None:
 def test_each_choice_gets_its_own_companion() -> None:
     form = form_of(a=single(), b=multi(), a_other=text(), b_custom=text())
     assert form.companions == {"a_other": "a", "b_custom": "b"}
-    assert all(isinstance(item, Question) for item in form.items)
+    assert all(isinstance(item, FormQuestion) for item in form.items)
 
 
 # -- composition: single-select is exclusive -----------------------------------------

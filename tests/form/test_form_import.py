@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-HEAVY = ("ipywidgets", "anywidget", "ipykernel", "nbacp.widgets")
+HEAVY = ("ipywidgets", "anywidget", "ipykernel", "IPython", "nbacp.widgets")
 
 
 @pytest.mark.parametrize(

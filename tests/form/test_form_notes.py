@@ -17,7 +17,7 @@ from support.agents import SchemaAgent
 import nbacp
 from nbacp.answers import Script
 from nbacp.form import Form
-from nbacp.widgets import ElicitationForm
+from nbacp.widgets import FormCard
 from nbacp.widgets.form_spec import question_spec
 
 CLAUDE_SINGLE_078 = "Type your own answer, or add a note to the option you chose above (optional)."
@@ -189,7 +189,7 @@ def test_the_card_labels_the_box_by_what_its_text_does() -> None:
 
 
 def test_a_note_never_shows_the_pick_as_overridden() -> None:
-    view = ElicitationForm("Which database?", claude_schema(CLAUDE_SINGLE_078))
+    view = FormCard("Which database?", claude_schema(CLAUDE_SINGLE_078))
     view.pick("question_0", "SQLite")
     view.fill("question_0_custom", "ClickHouse later")
     assert view.spec["fields"][0]["custom"]["mode"] == "note"  # the page never strikes the pick through

@@ -116,9 +116,9 @@ def test_an_uncompilable_pattern_leaves_the_field_answerable_with_a_warning(patt
 def test_the_warning_is_shown_on_the_field() -> None:
     from support.form_view_support import texts
 
-    from nbacp.widgets import ElicitationForm
+    from nbacp.widgets import FormCard
 
-    view = ElicitationForm("?", {"properties": {"f": {"type": "string", "pattern": "(", "title": "Code"}}})
+    view = FormCard("?", {"properties": {"f": {"type": "string", "pattern": "(", "title": "Code"}}})
     assert any("could not be checked" in text for text in texts(view))
     view.fill("f", "anything")
     view.accept()

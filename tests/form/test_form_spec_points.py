@@ -22,7 +22,7 @@ from support.peers import HoldingAgent
 
 import nbacp
 from nbacp.form import Form, InvalidSchemaError, UnsupportedField
-from nbacp.widgets import ElicitationForm
+from nbacp.widgets import FormCard
 
 # -- unknown item types ------------------------------------------------------------------
 
@@ -39,7 +39,7 @@ def test_an_unknown_item_type_with_options_is_kept_and_unsupported() -> None:
 
 
 def test_an_unknown_item_type_is_shown_as_unsupported_not_as_a_multi_select() -> None:
-    view = ElicitationForm("?", {"properties": {"c": {"type": "array", "items": COLOR_ITEMS}}})
+    view = FormCard("?", {"properties": {"c": {"type": "array", "items": COLOR_ITEMS}}})
     assert any("unsupported field type array of _x-color" in text for text in texts(view))
     assert kinds(view) == {"c": "unsupported"}
 

@@ -164,7 +164,7 @@ def test_click_that_overtook_held_edits_is_answered_with_the_whole_draft(matrix_
 
 def test_stop_button_during_await_card_cancels_it(matrix_kernel: KernelHarness) -> None:
     kernel = matrix_kernel
-    kernel.run(SETUP + "view = nbacp.ElicitationForm(message, schema, agent='test')\ndisplay(view)", timeout=60)
+    kernel.run(SETUP + "view = nbacp.FormCard(message, schema, agent='test')\ndisplay(view)", timeout=60)
     cell = kernel.execute("import asyncio\nasyncio.get_running_loop().call_soon(print, 'waiting')\n"
                           "response = await view")
     kernel.wait_for(lambda: "waiting" in kernel.stream_text(cell), 30, "the cell to wait")
@@ -226,7 +226,7 @@ def test_card_carries_its_code_where_the_front_end_cannot_share_it(oldest_newest
     # anywidget 0.11 gives render a host that can reach the shared code model; Colab's 0.9.21 does
     # not, so there every card must carry the whole module (a stub would render nothing).
     kernel = oldest_newest_kernel
-    kernel.run(SETUP + "card = nbacp.ElicitationForm(message, schema, agent='test')", timeout=60)
+    kernel.run(SETUP + "card = nbacp.FormCard(message, schema, agent='test')", timeout=60)
     out = kernel.run("import anywidget\nfrom nbacp.widgets.card_code import CARD_STUB\n"
                      "print(anywidget.__version__, card._esm == CARD_STUB, len(card._esm) > 5000, bool(card._css))")
     version, stub, whole, css = out.split()

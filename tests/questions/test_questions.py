@@ -167,7 +167,7 @@ def test_imports_without_acp_kit_or_widgets() -> None:
         "for name in ('pydantic_acp', 'pydantic_ai', 'ipywidgets', 'anywidget'):\n"
         "    sys.modules[name] = None  # any import of them now raises ImportError\n"
         "import nbacp.questions\n"
-        "print(issubclass(nbacp.questions.ElicitationUnsupportedError, RuntimeError))\n"
+        "print(issubclass(nbacp.questions.ElicitationNotSupportedError, RuntimeError))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"

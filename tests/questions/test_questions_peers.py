@@ -26,8 +26,8 @@ from support.loopback import loopback_server
 
 from nbacp.questions import (
     Answer,
-    ElicitationUnsupportedError,
-    InvalidQuestionResponse,
+    ElicitationNotSupportedError,
+    InvalidQuestionResponseError,
     Option,
     Question,
     QuestionsAccepted,
@@ -108,7 +108,7 @@ async def test_pydantic_acp_tool_sees_decline_and_invalid_replies() -> None:
         await prompt_once(conn)
     declined, invalid = outcomes
     assert declined == QuestionsDeclined()
-    assert isinstance(invalid, InvalidQuestionResponse) and invalid.question_id == "langs"  # required, unanswered
+    assert isinstance(invalid, InvalidQuestionResponseError) and invalid.question_id == "langs"  # required, unanswered
 
 
 async def test_pydantic_acp_checks_capabilities_first() -> None:
@@ -117,7 +117,7 @@ async def test_pydantic_acp_checks_capabilities_first() -> None:
     async with in_memory_pair(pydantic_question_agent(QUESTIONS, outcomes=outcomes), client, NO_ELICITATION) as conn:
         await prompt_once(conn)
     (outcome,) = outcomes
-    assert isinstance(outcome, ElicitationUnsupportedError)
+    assert isinstance(outcome, ElicitationNotSupportedError)
     assert client.requests == []
 
 

@@ -14,9 +14,9 @@ from support.builders import text_block
 from nbacp.questions import (
     AgentConnectionSession,
     Answer,
-    ElicitationUnsupportedError,
-    InvalidQuestionFallback,
-    InvalidQuestionResponse,
+    ElicitationNotSupportedError,
+    InvalidQuestionFallbackError,
+    InvalidQuestionResponseError,
     Option,
     Question,
     QuestionsAccepted,
@@ -121,7 +121,7 @@ async def test_decline_and_cancel_stay_distinct(
 
 async def test_no_form_capability_raises_without_asking() -> None:
     outcome, client = await ask([target()], [], capabilities=NO_ELICITATION)
-    assert isinstance(outcome, ElicitationUnsupportedError)
+    assert isinstance(outcome, ElicitationNotSupportedError)
     assert client.requests == []
 
 
@@ -176,19 +176,19 @@ async def test_impossible_fallback_answers_are_rejected(answers: dict[str, Answe
     questions: list[Question[Any]] = [target(allow_custom=True), langs(allow_custom=True, required=True)]
     outcome, _ = await ask(questions, [], capabilities=NO_ELICITATION,
                            fallback=lambda: QuestionsAccepted(answers=answers))
-    assert isinstance(outcome, InvalidQuestionFallback)
+    assert isinstance(outcome, InvalidQuestionFallbackError)
     assert outcome.question_id == question_id
 
 
 async def test_fallback_must_return_a_result_variant() -> None:
     outcome, _ = await ask([target()], [], capabilities=NO_ELICITATION, fallback=lambda: PROD)  # type: ignore[arg-type,return-value]
-    assert isinstance(outcome, InvalidQuestionFallback) and outcome.question_id is None
+    assert isinstance(outcome, InvalidQuestionFallbackError) and outcome.question_id is None
 
 
 async def test_fallback_custom_for_a_question_without_custom_is_impossible() -> None:
     outcome, _ = await ask([target()], [], capabilities=NO_ELICITATION,
                            fallback=lambda: QuestionsAccepted(answers={"target": Answer(custom="x")}))
-    assert isinstance(outcome, InvalidQuestionFallback) and outcome.question_id == "target"
+    assert isinstance(outcome, InvalidQuestionFallbackError) and outcome.question_id == "target"
 
 
 def single(**kw: Any) -> Question[Target]:
@@ -229,13 +229,13 @@ async def test_invalid_replies_raise_naming_the_question(
     case: str, question: Question[Any], reply: Any, question_id: str | None
 ) -> None:
     outcome, client = await ask([question], [reply])
-    assert isinstance(outcome, InvalidQuestionResponse), outcome
+    assert isinstance(outcome, InvalidQuestionResponseError), outcome
     assert outcome.question_id == question_id
     if question_id is not None:
         assert repr(question_id) in str(outcome)
-    assert client.texts() == [f"error InvalidQuestionResponse question={question_id}: {outcome}"]
+    assert client.texts() == [f"error InvalidQuestionResponseError question={question_id}: {outcome}"]
 
 
 async def test_only_the_broken_question_is_named_among_several() -> None:
     outcome, _ = await ask([single(), langs()], [accept({"target": "target_0", "langs": ["langs_0", "target_1"]})])
-    assert isinstance(outcome, InvalidQuestionResponse) and outcome.question_id == "langs"
+    assert isinstance(outcome, InvalidQuestionResponseError) and outcome.question_id == "langs"

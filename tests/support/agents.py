@@ -43,9 +43,9 @@ from support.builders import text_block, update_agent_message
 
 from nbacp.questions import (
     AgentConnectionSession,
-    ElicitationUnsupportedError,
-    InvalidQuestionFallback,
-    InvalidQuestionResponse,
+    ElicitationNotSupportedError,
+    InvalidQuestionFallbackError,
+    InvalidQuestionResponseError,
     Question,
     QuestionsAccepted,
     QuestionsFallback,
@@ -57,7 +57,7 @@ FORM_CAPABILITIES = ClientCapabilities(elicitation=ElicitationCapabilities(form=
 NO_ELICITATION = ClientCapabilities()
 
 Outcome = QuestionsResult[Any] | Exception
-_ASK_ERRORS = (InvalidQuestionResponse, InvalidQuestionFallback, ElicitationUnsupportedError)
+_ASK_ERRORS = (InvalidQuestionResponseError, InvalidQuestionFallbackError, ElicitationNotSupportedError)
 
 
 def describe(outcome: Outcome) -> str:

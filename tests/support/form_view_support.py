@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nbacp.widgets.form_card import ElicitationForm
+from nbacp.widgets.form_card import FormCard
 
 COLORS = [{"const": v, "title": v.title()} for v in ("alpha", "beta", "gamma")]
 
@@ -59,18 +59,18 @@ def every_field() -> dict[str, Any]:
     }
 
 
-def field(view: ElicitationForm, name: str) -> dict[str, Any]:
+def field(view: FormCard, name: str) -> dict[str, Any]:
     """The spec the page renders for field (or choice question) ``name``."""
     found = [f for f in view.spec["fields"] if f["name"] == name]
     assert len(found) == 1, f"{name} not in {[f['name'] for f in view.spec['fields']]}"
     return found[0]
 
 
-def kinds(view: ElicitationForm) -> dict[str, str]:
+def kinds(view: FormCard) -> dict[str, str]:
     return {f["name"]: f["kind"] for f in view.spec["fields"]}
 
 
-def texts(view: ElicitationForm) -> list[str]:
+def texts(view: FormCard) -> list[str]:
     """Every text the page is given to show (header, message, notes, titles, descriptions, warnings)."""
     spec = view.spec
     out = [spec.get("header", ""), spec.get("message", ""), *spec.get("notes", [])]

@@ -13,7 +13,8 @@ from acp import schema
 from support.comm_support import RecordingComms
 from support.feature_agents import auth_methods
 
-from nbacp.answers import Script, ScriptError, cancel, decline
+from nbacp.answers import Script, cancel, decline
+from nbacp.errors import ScriptError
 from nbacp.widgets.auth_card import AuthCard
 
 

@@ -19,33 +19,33 @@ from support.form_view_support import every_field, field, kinds, multi_other, si
 
 import nbacp
 from nbacp.form import InvalidSchemaError
-from nbacp.widgets.form_card import ElicitationForm, FormCard
+from nbacp.widgets.form_card import FormCard
 
 
-def content(view: ElicitationForm) -> dict[str, Any]:
+def content(view: FormCard) -> dict[str, Any]:
     assert isinstance(view.response, AcceptElicitationResponse)
     assert view.response.content is not None
     return view.response.content
 
 
-def fill_required(view: ElicitationForm) -> None:
+def fill_required(view: FormCard) -> None:
     view.fill("name", "Ann")
     view.fill("agree", True)
 
 
 # -- what is shown ------------------------------------------------------------------------
 def test_exported_from_the_package() -> None:
-    assert nbacp.ElicitationForm is ElicitationForm is FormCard is nbacp.FormCard
+    assert FormCard is nbacp.FormCard is nbacp.widgets.FormCard
 
 
 def test_header_names_the_agent_and_shows_the_message() -> None:
-    view = ElicitationForm("Pick your colors", multi_other(), agent="claude")
+    view = FormCard("Pick your colors", multi_other(), agent="claude")
     assert (view.spec["header"], view.spec["message"]) == ("claude asks", "Pick your colors")
-    assert ElicitationForm("Hi", multi_other()).spec["header"] == "The agent asks"
+    assert FormCard("Hi", multi_other()).spec["header"] == "The agent asks"
 
 
 def test_every_field_type_gets_its_native_input_and_no_slider() -> None:
-    view = ElicitationForm("m", every_field())
+    view = FormCard("m", every_field())
     assert kinds(view) == {
         "name": "text", "notes": "textarea", "email": "email", "site": "url", "code": "text", "day": "date",
         "when": "datetime", "count": "integer", "port": "integer", "ratio": "number", "big": "integer",
@@ -57,7 +57,7 @@ def test_every_field_type_gets_its_native_input_and_no_slider() -> None:
 
 
 def test_buttons_are_the_same_three_actions_and_accept_carries_the_draft() -> None:
-    actions = ElicitationForm("m", multi_other()).spec["actions"]
+    actions = FormCard("m", multi_other()).spec["actions"]
     assert [(a["event"], a["label"], a["style"]) for a in actions] == [
         ("accept", "Accept", "primary"), ("decline", "Decline", "default"), ("cancel", "Cancel", "default")]
     assert actions[0]["draft"] is True and actions[0]["default"] is True
@@ -65,7 +65,7 @@ def test_buttons_are_the_same_three_actions_and_accept_carries_the_draft() -> No
 
 
 def test_defaults_are_shown_and_nothing_else_is_invented() -> None:
-    view = ElicitationForm("m", every_field())
+    view = FormCard("m", every_field())
     assert view.draft == {
         "name": "", "notes": "", "email": "", "site": "", "code": "", "day": "2024-05-06", "when": "",
         "count": "2", "port": "8080", "ratio": "0.5", "big": "7", "temp": "1.5", "age": "", "verbose": True,
@@ -84,24 +84,24 @@ def test_defaults_are_shown_and_nothing_else_is_invented() -> None:
 
 
 def test_one_required_marker_and_each_description_once() -> None:
-    view = ElicitationForm("m", every_field())
+    view = FormCard("m", every_field())
     name, age = field(view, "name"), field(view, "age")
     assert name["required"] is True and name["title"] == "Name"  # the page adds the one red marker
     assert name["description"] == "Your full name" and "placeholder" not in name  # not twice
     assert age["placeholder"] == "a whole number, 0 to 150" and age["description"] is None
-    assert field(ElicitationForm("m", multi_other(required=True)), "question_0")["required"] is True
+    assert field(FormCard("m", multi_other(required=True)), "question_0")["required"] is True
 
 
 def test_other_box_says_what_it_does_in_one_line() -> None:
-    single = ElicitationForm("m", single_other() | {"properties": {
+    single = FormCard("m", single_other() | {"properties": {
         **single_other()["properties"], "size_other": {"type": "string", "title": "Your own answer to: Size"}}})
     custom = field(single, "size")["custom"]
     assert (custom["title"], custom["description"], custom["mode"]) == ("Other (replaces your choice)", None, "other")
-    assert field(ElicitationForm("m", multi_other()), "question_0")["custom"]["title"] == "Other"
+    assert field(FormCard("m", multi_other()), "question_0")["custom"]["title"] == "Other"
 
 
 def test_optional_boolean_without_default_is_three_way() -> None:
-    view = ElicitationForm("m", {"type": "object", "properties": {"b": {"type": "boolean"}}})
+    view = FormCard("m", {"type": "object", "properties": {"b": {"type": "boolean"}}})
     assert view.draft == {"b": None} and view.values == {"b": None}
     view.fill("b", False)
     assert view.values == {"b": False}
@@ -110,7 +110,7 @@ def test_optional_boolean_without_default_is_three_way() -> None:
 
 
 def test_every_field_round_trips_to_the_wire() -> None:
-    view = ElicitationForm("m", every_field())
+    view = FormCard("m", every_field())
     fill_required(view)
     when = dt.datetime(2024, 1, 2, 3, 4, 5, tzinfo=dt.timezone(dt.timedelta(hours=2)))
     for name, value in {"notes": "line 1\nline 2", "email": "a@example.com", "site": "https://example.com/x",
@@ -130,7 +130,7 @@ def test_every_field_round_trips_to_the_wire() -> None:
 # -- composition through the card -----------------------------------------------------------
 @pytest.mark.parametrize("pick_first", [True, False])
 def test_multi_with_other_sends_picks_and_text_in_either_order(pick_first: bool) -> None:
-    view = ElicitationForm("m", multi_other())
+    view = FormCard("m", multi_other())
     if pick_first:
         view.pick("question_0", "Alpha", "Beta")
         view.fill("question_0_custom", "  teal ")
@@ -145,7 +145,7 @@ def test_multi_with_other_sends_picks_and_text_in_either_order(pick_first: bool)
 
 @pytest.mark.parametrize("pick_first", [True, False])
 def test_single_with_other_text_overrides_the_pick_in_either_order(pick_first: bool) -> None:
-    view = ElicitationForm("m", single_other())
+    view = FormCard("m", single_other())
     if pick_first:
         view.pick("size", "Large")
         view.fill("size_other", "huge")
@@ -157,7 +157,7 @@ def test_single_with_other_text_overrides_the_pick_in_either_order(pick_first: b
 
 
 def test_single_clearing_the_text_restores_the_pending_pick() -> None:
-    view = ElicitationForm("m", single_other())
+    view = FormCard("m", single_other())
     view.pick("size", "Small")
     view.fill("size_other", "huge")
     view.fill("size_other", "   ")
@@ -172,7 +172,7 @@ def test_untitled_enum_is_picked_by_its_value_and_recommended_suffix_is_optional
         "t": {"type": "string",
               "oneOf": [{"const": "x", "title": "Use X (Recommended)"}, {"const": "y", "title": "Y"}]},
     }}
-    view = ElicitationForm("m", schema)
+    view = FormCard("m", schema)
     view.pick("e", "blue")
     view.pick("t", "Use X")
     assert view.values == {"e": "blue", "t": "x"}
@@ -182,7 +182,7 @@ def test_untitled_enum_is_picked_by_its_value_and_recommended_suffix_is_optional
 
 # -- errors ---------------------------------------------------------------------------------
 def test_accept_with_errors_marks_every_field_and_stays_open() -> None:
-    view = ElicitationForm("m", every_field())
+    view = FormCard("m", every_field())
     assert view.errors == {}
     view.fill("email", "not-an-email")
     view.fill("code", "abc")
@@ -195,7 +195,7 @@ def test_accept_with_errors_marks_every_field_and_stays_open() -> None:
 
 
 def test_errors_follow_edits_after_a_failed_accept() -> None:
-    view = ElicitationForm("m", multi_other(required=True))
+    view = FormCard("m", multi_other(required=True))
     assert view.accept() is False
     assert view.errors == {"question_0": ["An answer is required: pick an option or type your own."]}
     view.fill("question_0_custom", "teal")
@@ -207,14 +207,14 @@ def test_errors_follow_edits_after_a_failed_accept() -> None:
 def test_min_items_message_is_on_the_question() -> None:
     schema = multi_other()
     schema["properties"]["question_0"]["minItems"] = 2
-    view = ElicitationForm("m", schema)
+    view = FormCard("m", schema)
     view.pick("question_0", "Gamma")
     assert not view.accept()
     assert view.errors == {"question_0": ["Pick at least 2 options."]}
 
 
 def test_input_the_browser_could_not_read_is_never_sent_as_empty() -> None:
-    view = ElicitationForm("m", every_field() | {"required": []})
+    view = FormCard("m", every_field() | {"required": []})
     view.draft = {**view.draft, "age": {"bad_input": True}, "day": {"bad_input": True}}  # what the page sends
     assert view.accept() is False
     assert view.errors == {"age": ["Not a whole number as typed: check the box."],
@@ -223,7 +223,7 @@ def test_input_the_browser_could_not_read_is_never_sent_as_empty() -> None:
 
 # -- answering exactly once -----------------------------------------------------------------
 def test_double_accept_resolves_once() -> None:
-    view = ElicitationForm("m", multi_other())
+    view = FormCard("m", multi_other())
     view.pick("question_0", "Beta")
     assert view.accept() is True
     first = view.response
@@ -236,7 +236,7 @@ def test_double_accept_resolves_once() -> None:
 
 
 def test_decline_after_a_failed_accept_clears_the_messages() -> None:
-    view = ElicitationForm("m", single_other() | {"required": ["size"]})
+    view = FormCard("m", single_other() | {"required": ["size"]})
     assert view.accept() is False and view.errors
     assert view.decline() is True
     assert view.errors == {} and view.summary == "Declined."
@@ -245,7 +245,7 @@ def test_decline_after_a_failed_accept_clears_the_messages() -> None:
 @pytest.mark.parametrize("answer", ["accept", "decline", "cancel", "cancel_pending"])
 def test_an_answered_card_is_one_model_that_keeps_only_its_summary(answer: str) -> None:
     before = set(_instances)
-    view = ElicitationForm("m", every_field() | {"required": []})
+    view = FormCard("m", every_field() | {"required": []})
     assert len(set(_instances) - before) <= 2  # the card (+ the shared code model, once per kernel)
     if answer == "cancel_pending":
         view.cancel_pending("the turn ended")
@@ -257,7 +257,7 @@ def test_an_answered_card_is_one_model_that_keeps_only_its_summary(answer: str) 
 
 
 def test_a_secret_is_never_in_the_synced_state_nor_in_the_summary() -> None:
-    view = ElicitationForm("m", {"type": "object", "properties": {
+    view = FormCard("m", {"type": "object", "properties": {
         "token": {"type": "string", "writeOnly": True}, "user": {"type": "string"}}, "required": ["token"]})
     assert view.spec["secret"] == ["token"] and "token" not in view.draft
     assert field(view, "token")["kind"] == "secret"
@@ -271,14 +271,14 @@ def test_a_secret_is_never_in_the_synced_state_nor_in_the_summary() -> None:
 
 
 def test_a_deadline_becomes_a_countdown_for_the_page() -> None:
-    assert "deadline_at" not in ElicitationForm("m", multi_other()).spec
-    view = ElicitationForm("m", multi_other(), meta={"codex": {"autoResolutionMs": 30_000}})
+    assert "deadline_at" not in FormCard("m", multi_other()).spec
+    view = FormCard("m", multi_other(), meta={"codex": {"autoResolutionMs": 30_000}})
     now = dt.datetime.now(dt.UTC).timestamp() * 1000
     assert now + 25_000 < view.spec["deadline_at"] <= now + 30_000
 
 
 async def test_awaiting_before_and_after_the_answer() -> None:
-    view = ElicitationForm("m", single_other())
+    view = FormCard("m", single_other())
     waiting = [asyncio.ensure_future(_await(view)) for _ in range(2)]
     await asyncio.sleep(0)
     assert not any(w.done() for w in waiting)
@@ -291,7 +291,7 @@ async def test_awaiting_before_and_after_the_answer() -> None:
 
 async def test_an_answer_from_another_thread_wakes_the_awaiting_cell() -> None:
     """ipykernel 7.4 runs card messages on a subshell thread (docs/kernels.md, 'Subshells')."""
-    view = ElicitationForm("m", single_other())
+    view = FormCard("m", single_other())
     waiter = asyncio.ensure_future(_await(view))
     await asyncio.sleep(0)
     thread = threading.Thread(target=view.decline)
@@ -300,12 +300,12 @@ async def test_an_answer_from_another_thread_wakes_the_awaiting_cell() -> None:
     assert (await asyncio.wait_for(waiter, 5)).action == "decline"
 
 
-async def _await(view: ElicitationForm) -> Any:
+async def _await(view: FormCard) -> Any:
     return await view
 
 
 async def test_decline_and_cancel_are_distinct_answers() -> None:
-    declined, cancelled = ElicitationForm("m", multi_other()), ElicitationForm("m", multi_other())
+    declined, cancelled = FormCard("m", multi_other()), FormCard("m", multi_other())
     declined.decline()
     cancelled.cancel_pending("the turn ended")
     assert (await declined).action == "decline"
@@ -316,7 +316,7 @@ async def test_decline_and_cancel_are_distinct_answers() -> None:
 
 # -- misuse ---------------------------------------------------------------------------------
 def test_unknown_label_names_the_offered_labels() -> None:
-    view = ElicitationForm("m", multi_other())
+    view = FormCard("m", multi_other())
     with pytest.raises(ValueError, match=r"'Teal' is not an option of 'question_0'.*'Alpha', 'Beta', 'Gamma'"):
         view.pick("question_0", "Alpha", "Teal")
     assert view.draft["question_0"] == []  # nothing half-applied
@@ -331,11 +331,11 @@ def test_pick_refuses_what_is_not_a_choice(name: str, labels_: tuple[str, ...], 
     schema = multi_other()
     schema["properties"]["name"] = {"type": "string"}
     with pytest.raises(ValueError, match=match):
-        ElicitationForm("m", schema).pick(name, *labels_)
+        FormCard("m", schema).pick(name, *labels_)
 
 
 def test_single_select_takes_exactly_one_label() -> None:
-    view = ElicitationForm("m", single_other())
+    view = FormCard("m", single_other())
     with pytest.raises(ValueError, match="exactly one"):
         view.pick("size", "Small", "Large")
     with pytest.raises(ValueError, match="exactly one"):
@@ -343,7 +343,7 @@ def test_single_select_takes_exactly_one_label() -> None:
 
 
 def test_fill_refuses_wrong_targets_and_types() -> None:
-    view = ElicitationForm("m", every_field())
+    view = FormCard("m", every_field())
     with pytest.raises(ValueError, match="use pick"):
         view.fill("mode", "fast")
     with pytest.raises(ValueError, match="unsupported type"):
@@ -365,13 +365,13 @@ def test_fill_refuses_wrong_targets_and_types() -> None:
 
 def test_invalid_schema_raises_from_the_constructor() -> None:
     with pytest.raises(InvalidSchemaError):
-        ElicitationForm("m", {"type": "object", "properties": {"c": {"type": "string", "oneOf": [{"title": "x"}]}}})
+        FormCard("m", {"type": "object", "properties": {"c": {"type": "string", "oneOf": [{"title": "x"}]}}})
 
 
 def test_required_unsupported_field_leaves_only_decline_and_cancel() -> None:
     schema = {"type": "object", "properties": {"file": {"type": "file"}, "n": {"type": "string"}},
               "required": ["file"]}
-    view = ElicitationForm("m", schema)
+    view = FormCard("m", schema)
     accept, decline, cancel = view.spec["actions"]
     assert accept["disabled"] and not decline.get("disabled") and not cancel.get("disabled")
     assert any("Accept is not possible" in text and "file" in text for text in view.spec["notes"])
@@ -383,13 +383,13 @@ def test_lone_untitled_question_has_no_heading_and_a_plain_summary() -> None:
     """A form of one untitled choice: the message is the question, the property name is no heading."""
     schema = {"type": "object", "required": ["choice"],
               "properties": {"choice": {"type": "string", "oneOf": [{"const": "choice_0", "title": "Preview"}]}}}
-    view = nbacp.ElicitationForm("Choose a target", schema)
+    view = nbacp.FormCard("Choose a target", schema)
     assert field(view, "choice")["title"] is None
     view.pick("choice", "Preview")
     view.accept()
     assert view.summary == "Accepted: Preview"
     titled_choice = {**schema["properties"]["choice"], "title": "Target"}
-    titled = nbacp.ElicitationForm("?", {**schema, "properties": {"choice": titled_choice}})
+    titled = nbacp.FormCard("?", {**schema, "properties": {"choice": titled_choice}})
     titled.pick("choice", "Preview")
     titled.accept()
     assert titled.summary == "Accepted: Target = Preview"
@@ -399,7 +399,7 @@ def test_lone_untitled_question_has_no_heading_and_a_plain_summary() -> None:
 def test_an_answered_card_keeps_its_pure_form_readable() -> None:
     schema = {"type": "object", "properties": {
         "name": {"type": "string"}, "blob": {"type": "object", "title": "Blob"}}}
-    view = ElicitationForm("m", schema)
+    view = FormCard("m", schema)
     view.fill("name", "Ann")
     assert view.accept()
     assert view.settled

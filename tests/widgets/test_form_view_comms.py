@@ -17,18 +17,18 @@ from acp.schema import AcceptElicitationResponse, CancelElicitationResponse
 from support.comm_support import RecordingComms
 from support.form_view_support import every_field, multi_other, single_other
 
-from nbacp.widgets.form_card import ElicitationForm
+from nbacp.widgets.form_card import FormCard
 
 PAYLOAD = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
 
 
-def sent_content(view: ElicitationForm) -> dict[str, Any]:
+def sent_content(view: FormCard) -> dict[str, Any]:
     assert isinstance(view.response, AcceptElicitationResponse) and view.response.content is not None
     return view.response.content
 
 
 def test_every_field_typed_through_the_front_end(comms: RecordingComms) -> None:
-    view = ElicitationForm("m", every_field())
+    view = FormCard("m", every_field())
     draft = {**view.draft, "name": "Ann", "notes": "two\nlines", "email": "ann@example.com", "code": "XYZ",
              "day": "2024-02-29", "when": "2024-07-01T12:30:00+00:00", "count": "4", "age": "33",
              "verbose": False, "agree": False, "mode": ["fast"]}
@@ -47,7 +47,7 @@ def test_every_field_typed_through_the_front_end(comms: RecordingComms) -> None:
 def test_the_answer_is_the_accept_messages_draft_when_updates_were_held(comms: RecordingComms) -> None:
     """The slow-link case: only the first edit reached the kernel, the click carries the rest.
     (With the answer read from the synced state, this sent ["beta"] alone.)"""
-    view = ElicitationForm("m", multi_other())
+    view = FormCard("m", multi_other())
     comms.update(view, draft={"question_0": ["beta"], "question_0_custom": ""})  # the one update sent
     shown = {"question_0": ["alpha", "beta"], "question_0_custom": "teal"}  # still held by the page
     comms.custom(view, {"event": "accept", "seq": 1, "draft": shown})
@@ -59,7 +59,7 @@ def test_the_answer_is_the_accept_messages_draft_when_updates_were_held(comms: R
 
 def test_the_kernel_never_writes_the_draft_in_reply_to_an_action(comms: RecordingComms) -> None:
     """A draft write racing the page's own held update could put an older value under the cursor."""
-    view = ElicitationForm("m", multi_other(required=True))
+    view = FormCard("m", multi_other(required=True))
     before = len(comms.state_updates(view))
     comms.custom(view, {"event": "accept", "seq": 1, "draft": {"question_0": [], "question_0_custom": ""}})
     replies = comms.state_updates(view)[before:]
@@ -69,7 +69,7 @@ def test_the_kernel_never_writes_the_draft_in_reply_to_an_action(comms: Recordin
 
 @pytest.mark.parametrize("pick_first", [True, False])
 def test_single_with_other_from_the_front_end(comms: RecordingComms, pick_first: bool) -> None:
-    view = ElicitationForm("m", single_other())
+    view = FormCard("m", single_other())
     steps = [{"size": ["l"], "size_other": ""}, {"size": ["l"], "size_other": "huge"}]
     if not pick_first:
         steps = [{"size": [], "size_other": "huge"}, {"size": ["l"], "size_other": "huge"}]
@@ -82,7 +82,7 @@ def test_single_with_other_from_the_front_end(comms: RecordingComms, pick_first:
 def test_a_refused_accept_sets_errors_and_the_next_one_answers(comms: RecordingComms) -> None:
     schema = multi_other(required=True)
     schema["properties"]["mail"] = {"type": "string", "format": "email"}
-    view = ElicitationForm("m", schema)
+    view = FormCard("m", schema)
     bad = {"question_0": [], "question_0_custom": "", "mail": "nope"}
     comms.custom(view, {"event": "accept", "seq": 1, "draft": bad})
     assert not view.done and view.handled == 1
@@ -96,7 +96,7 @@ def test_a_refused_accept_sets_errors_and_the_next_one_answers(comms: RecordingC
 
 
 def test_double_click_and_late_messages_resolve_once(comms: RecordingComms) -> None:
-    view = ElicitationForm("m", single_other())
+    view = FormCard("m", single_other())
     draft = {"size": ["s"], "size_other": ""}
     comms.custom(view, {"event": "accept", "seq": 1, "draft": draft})
     first = view.response
@@ -111,19 +111,19 @@ def test_double_click_and_late_messages_resolve_once(comms: RecordingComms) -> N
 @pytest.mark.parametrize("content", [None, "accept", [], {"event": 3}, {"event": "accept", "draft": "x"},
                                      {"event": "accept", "draft": {"size": {"bad": 1}}}, {"event": "nope"}])
 def test_malformed_messages_never_answer_nor_raise(comms: RecordingComms, content: Any) -> None:
-    view = ElicitationForm("m", single_other() | {"required": ["size"]})
+    view = FormCard("m", single_other() | {"required": ["size"]})
     comms.custom(view, content)
     assert not view.done
 
 
 def test_escape_in_the_card_cancels(comms: RecordingComms) -> None:
-    view = ElicitationForm("m", multi_other())
+    view = FormCard("m", multi_other())
     comms.custom(view, {"event": "cancel", "seq": 1})
     assert isinstance(view.response, CancelElicitationResponse)
 
 
 async def test_await_resolved_by_a_front_end_click(comms: RecordingComms) -> None:
-    view = ElicitationForm("m", multi_other())
+    view = FormCard("m", multi_other())
     waiter = asyncio.ensure_future(_wait(view))
     await asyncio.sleep(0)
     assert not waiter.done()
@@ -132,12 +132,12 @@ async def test_await_resolved_by_a_front_end_click(comms: RecordingComms) -> Non
     assert (await view).action == "decline"
 
 
-async def _wait(view: ElicitationForm) -> Any:
+async def _wait(view: FormCard) -> Any:
     return await view
 
 
 def test_policy_pick_and_fill_reach_the_page(comms: RecordingComms) -> None:
-    view = ElicitationForm("m", multi_other())
+    view = FormCard("m", multi_other())
     view.pick("question_0", "Gamma")
     view.fill("question_0_custom", "teal")
     assert comms.state_updates(view)[-1] == {"draft": {"question_0": ["gamma"], "question_0_custom": "teal"}}
@@ -162,7 +162,7 @@ def hostile_schema() -> dict[str, Any]:
 
 
 def test_agent_text_goes_to_the_page_as_plain_text_in_the_spec(comms: RecordingComms) -> None:
-    view = ElicitationForm(PAYLOAD, hostile_schema(), agent=PAYLOAD)
+    view = FormCard(PAYLOAD, hostile_schema(), agent=PAYLOAD)
     view.fill("text", "x")
     view.accept()  # fails on the (hostile) pattern: its message names the pattern
     assert any(PAYLOAD in m for m in view.errors["text"])

@@ -18,12 +18,12 @@ from nbacp.client.attachments import MAX_ROWS
 from nbacp.client.tools.acp_transport import host_for
 from nbacp.client.tools.runner import MAX_IMAGES, MAX_OUTPUT
 from nbacp.client.tools.server import KernelToolServer
-from nbacp.errors import NbacpError
+from nbacp.errors import ToolsNotSupportedError
 
 if TYPE_CHECKING:
     from nbacp.client.notebook_client import NotebookClient
 
-__all__ = ["KernelTools", "ToolsUnsupportedError", "kernel_tools"]
+__all__ = ["KernelTools", "kernel_tools"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,7 +40,7 @@ class KernelTools:
         mcp_caps = getattr(agent_capabilities, "mcp_capabilities", None)
         over_acp = bool(getattr(mcp_caps, "acp", False))
         if not over_acp and not getattr(mcp_caps, "http", False):
-            raise ToolsUnsupportedError(
+            raise ToolsNotSupportedError(
                 "The agent accepts neither MCP over ACP (mcpCapabilities.acp) nor HTTP MCP servers "
                 "(mcpCapabilities.http), so it cannot reach the kernel tools; no session was created."
             )
@@ -54,10 +54,6 @@ class KernelTools:
         else:
             await server.start()
         return server
-
-
-class ToolsUnsupportedError(NbacpError, RuntimeError):
-    """The agent cannot be given the kernel tools (it accepts no transport nbacp can serve)."""
 
 
 def kernel_tools(
