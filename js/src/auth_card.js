@@ -11,7 +11,7 @@ function list(value) {
 }
 
 /** The body's DOM; `choose(methodId)` runs on a method's click. Returns {node, buttons}. */
-export function authBody(spec, choose) {
+function authBody(spec, choose) {
   const buttons = [];
   const rows = list(spec.methods).map((method) => {
     const button = h("button", {

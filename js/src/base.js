@@ -2,10 +2,10 @@
 // a countdown, and the same Accept / Decline / Cancel (or option) buttons on every card.
 // The draft lives in the model's `draft`; an action is ONE custom message that carries it, so
 // the kernel answers from what this page showed at the click, whatever the link's delay.
-import { attr, h, present, uid } from "./dom.js";
+import { h, present, uid } from "./dom.js";
 
 /** The card's body renderers by `spec.kind`; each is `(ctx) => {paint, focusInvalid?, dispose?}`. */
-export const KINDS = {};
+const KINDS = {};
 
 export function registerKind(kind, renderer) {
   KINDS[kind] = renderer;
@@ -28,11 +28,11 @@ export function clock(ms) {
 }
 
 /** Build the card for the model's current spec into `el`; returns a teardown. */
-export function mount(model, el) {
+function mount(model, el) {
   const spec = readSpec(model);
   const base = uid();
   const root = h("div", {
-    class: `nbacp-card2 nbacp-card nbacp-kind-${String(spec.kind || "none").replace(/[^a-z]/g, "")}`,
+    class: `nbacp-card nbacp-kind-${String(spec.kind || "none").replace(/[^a-z]/g, "")}`,
     // JupyterLab: keep notebook command-mode shortcuts (a, b, d d, arrows, Enter) out of the card.
     "data-lm-suppress-shortcuts": "true",
   });
@@ -248,4 +248,3 @@ export function render({ model, el }) {
   };
 }
 
-export { attr, h };

@@ -1,6 +1,6 @@
 // One choice question inside a card: option rows (radio or checkbox) plus the Other/note box.
 // Its part of the card's draft is `{[name]: picks in option order, [custom.name]: text}`;
-// the row logic (roving tabindex, arrows, Space, filter) is the choice card's, unchanged.
+// The rows keep one focusable row (roving tabindex) and answer arrows, Space and the filter box.
 import * as S from "./state.js";
 import { applyFilter, buildView, paint } from "./view.js";
 

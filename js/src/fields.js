@@ -4,7 +4,7 @@
 import { attr, h } from "./dom.js";
 
 /** A browser that cannot parse what was typed (a half-typed date, "1e") reports "" : say so instead. */
-export const BAD_INPUT = { bad_input: true };
+const BAD_INPUT = { bad_input: true };
 
 function pad(n) {
   return String(n).padStart(2, "0");

@@ -99,7 +99,7 @@ function plainField(ctx, field, i) {
   };
 }
 
-export function renderForm(ctx) {
+function renderForm(ctx) {
   const { spec, body } = ctx;
   for (const note of Array.isArray(spec.notes) ? spec.notes : []) {
     body.append(h("div", { class: "nbacp-card-note", text: note }));

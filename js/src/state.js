@@ -1,16 +1,11 @@
-// Pure answer logic shared by the view; mirrors nbacp/widgets/choice_card.py so that a click
-// and a Python-side pick produce the same `answer` dict.
-
-/** Coerce whatever is in the trait into {picked: string[], custom: string}. */
-export function normalizeAnswer(answer) {
-  const raw = answer && typeof answer === "object" ? answer : {};
-  const picked = Array.isArray(raw.picked) ? raw.picked.filter((v) => typeof v === "string") : [];
-  const custom = typeof raw.custom === "string" ? raw.custom : "";
-  return { picked, custom };
-}
+// Pure logic of one choice question on the form card (choice.js, view.js): its picks and its
+// companion text box, as `{picked, custom}`. Whether typed text replaces the pick or goes with it
+// is the kernel's composition rule (nbacp/form/model.py, `FormQuestion.exclusive` in
+// nbacp/form/fields.py), shown on the page from the box's `mode` (nbacp/widgets/form_spec.py,
+// `companion_spec`): the page marks a pick "overridden" exactly when the kernel would not send it.
 
 /** Keep picks in option order and unique, so the state has one canonical form. */
-export function inOptionOrder(options, values) {
+function inOptionOrder(options, values) {
   const wanted = new Set(values);
   return options.map((o) => o.value).filter((v) => wanted.has(v));
 }

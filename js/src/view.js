@@ -3,7 +3,7 @@
 import { attr, h, present, uid } from "./dom.js";
 import * as S from "./state.js";
 
-export const FILTER_THRESHOLD = 8;
+const FILTER_THRESHOLD = 8;
 
 function optionRow(spec, option, ids) {
   const multi = Boolean(spec.multi);
