@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # `make demo` installs the demo extra only; the test extra holds it, so `make setup` marks both.
 DEMO_STAMP := $(VENV)/.installed-demo
 
-.PHONY: setup demo demo-setup test-pip chromium test test-fast test-py test-slow-link test-colab-stack test-js test-notebooks typecheck lint bench bench-quick clean real-agents kernel-envs test-sdk1
+.PHONY: setup demo demo-setup test-pip chromium test test-fast test-py test-slow-link test-colab-stack test-js test-notebooks lint bench bench-quick clean real-agents kernel-envs test-sdk1
 
 # Root needs no sudo (and JupyterLab's --allow-root); everyone else gets sudo for apt-get only.
 ROOT := $(filter 0,$(shell id -u))
@@ -42,11 +42,21 @@ demo-setup: $(DEMO_STAMP)
 demo: $(DEMO_STAMP)
 	$(BIN)/python -m nbacp.demo lab $(DEMO_DIR) --port $(DEMO_PORT)
 
-lint: $(STAMP)
+# js/node_modules as js/package-lock.json pins it. `pip install -e` runs npm only while the built
+# card.js is missing (pyproject's skip-if-exists), so a clone that built it before a devDependency
+# came (tsc, vitest) would lack it: npm ci again whenever the lock is newer than node_modules.
+JS_DEPS := js/node_modules/.package-lock.json
+$(JS_DEPS): js/package.json js/package-lock.json
+	cd js && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# Python: ruff and mypy --strict; JavaScript: tsc --noEmit on js/src's JSDoc types (js/tsconfig.json).
+lint: $(STAMP) $(JS_DEPS)
 	$(BIN)/ruff check nbacp tests benchmarks
 	$(BIN)/mypy
+	cd js && npm run typecheck
 
-test-js: $(STAMP)
+test-js: $(STAMP) $(JS_DEPS)
 	cd js && npm test
 
 # The real-agent tier's npm agents (exact pins + lock in tests/real_agents/), once per clone, timed.

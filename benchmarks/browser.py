@@ -78,7 +78,7 @@ CARDS = {
 }
 FORMS = ("nbacp 12 fields", "hand 12 fields")
 """The twelve-field views show half as many cards (at least one)."""
-CARD_SELECTOR = {view: ".hand-card" if view.startswith("hand") else ".nbacp-card2[data-ready=true]" for view in CARDS}
+CARD_SELECTOR = {view: ".hand-card" if view.startswith("hand") else ".nbacp-card[data-ready=true]" for view in CARDS}
 
 STREAMS = {
     "transcript": textwrap.dedent("""

@@ -121,9 +121,6 @@ def visit(url: str) -> threading.Thread:
     return thread
 
 
-PERMISSION_KINDS = ("allow_once", "allow_always", "reject_once", "reject_always")
-
-
 def permission_option(card: Any, wanted: str, *, index: int = 0) -> str:
     """The option id a script's ``choose`` names: by ACP kind first, then by id, then by label.
 

@@ -4,14 +4,15 @@
 // state and be saved with the notebook). A method's button sends {event: "authenticate",
 // method_id}; Cancel is the card's action button.
 import { registerKind } from "./base.js";
-import { h } from "./dom.js";
+import { h, list } from "./dom.js";
 
-function list(value) {
-  return Array.isArray(value) ? value : [];
-}
-
-/** The body's DOM; `choose(methodId)` runs on a method's click. Returns {node, buttons}. */
-export function authBody(spec, choose) {
+/**
+ * The body's DOM; `choose(methodId)` runs on a method's click.
+ * @param {import("./types.js").AuthSpec} spec
+ * @param {(methodId: string) => void} choose
+ */
+function authBody(spec, choose) {
+  /** @type {HTMLButtonElement[]} */
   const buttons = [];
   const rows = list(spec.methods).map((method) => {
     const button = h("button", {
@@ -26,6 +27,7 @@ export function authBody(spec, choose) {
       if (button.dataset.usable === "true") choose(method.id);
     });
     buttons.push(button);
+    /** @type {HTMLElement[]} */
     const parts = [button];
     if (method.description) parts.push(h("div", { class: "nbacp-auth-description", text: method.description }));
     const vars = list(method.vars);

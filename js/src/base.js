@@ -2,37 +2,76 @@
 // a countdown, and the same Accept / Decline / Cancel (or option) buttons on every card.
 // The draft lives in the model's `draft`; an action is ONE custom message that carries it, so
 // the kernel answers from what this page showed at the click, whatever the link's delay.
-import { attr, h, present, uid } from "./dom.js";
+import { h, present, uid } from "./dom.js";
 
-/** The card's body renderers by `spec.kind`; each is `(ctx) => {paint, focusInvalid?, dispose?}`. */
-export const KINDS = {};
+/** @typedef {import("./types.js").CardAction} CardAction */
+/** @typedef {import("./types.js").CardModel} CardModel */
+/** @typedef {import("./types.js").CardSpec} CardSpec */
+/** @typedef {import("./types.js").Draft} Draft */
+/** @typedef {import("./types.js").Errors} Errors */
+/** @typedef {import("./types.js").KindSpecs} KindSpecs */
+/** @typedef {import("./types.js").KindView} KindView */
+/**
+ * @template {CardSpec} S
+ * @typedef {import("./types.js").KindContext<S>} KindContext
+ */
+/** @typedef {(ctx: KindContext<CardSpec>) => KindView} Renderer */
 
+/**
+ * The card's body renderers by `spec.kind`.
+ * @type {Map<string, Renderer>}
+ */
+const KINDS = new Map();
+
+/**
+ * Register the body renderer of one kind of card (each kind's module does, on import).
+ * @template {keyof KindSpecs} K
+ * @param {K} kind
+ * @param {(ctx: KindContext<KindSpecs[K]>) => KindView} renderer
+ */
 export function registerKind(kind, renderer) {
-  KINDS[kind] = renderer;
+  // Looked up by the spec's own `kind`, so a renderer only ever gets a spec of its kind.
+  KINDS.set(kind, /** @type {Renderer} */ (renderer));
 }
 
+/**
+ * @param {CardModel} model
+ * @returns {CardSpec}
+ */
 function readSpec(model) {
   const spec = model.get("spec");
   return spec && typeof spec === "object" ? spec : {};
 }
 
+/**
+ * @param {unknown} value
+ * @returns {Record<string, unknown>}
+ */
 function objectOr(value) {
-  return value && typeof value === "object" && !Array.isArray(value) ? value : {};
+  return value && typeof value === "object" && !Array.isArray(value) ? /** @type {Record<string, unknown>} */ (value) : {};
 }
 
-/** "1:05" from milliseconds left (never negative). */
+/**
+ * "1:05" from milliseconds left (never negative).
+ * @param {number} ms
+ */
 export function clock(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
   const m = Math.floor(s / 60);
   return `${m}:${String(s % 60).padStart(2, "0")}`;
 }
 
-/** Build the card for the model's current spec into `el`; returns a teardown. */
-export function mount(model, el) {
+/**
+ * Build the card for the model's current spec into `el`; returns a teardown.
+ * @param {CardModel} model
+ * @param {HTMLElement} el
+ * @returns {() => void}
+ */
+function mount(model, el) {
   const spec = readSpec(model);
   const base = uid();
   const root = h("div", {
-    class: `nbacp-card2 nbacp-card nbacp-kind-${String(spec.kind || "none").replace(/[^a-z]/g, "")}`,
+    class: `nbacp-card nbacp-kind-${String(spec.kind || "none").replace(/[^a-z]/g, "")}`,
     // JupyterLab: keep notebook command-mode shortcuts (a, b, d d, arrows, Enter) out of the card.
     "data-lm-suppress-shortcuts": "true",
   });
@@ -44,8 +83,9 @@ export function mount(model, el) {
   if (!live()) {
     root.append(h("div", { class: "nbacp-summary", role: "status", text: model.get("summary") || "" }));
     root.dataset.ready = "true";
+    const summary = /** @type {HTMLElement} */ (root.firstChild);
     const repaint = () => {
-      root.firstChild.textContent = model.get("summary") || "";
+      summary.textContent = model.get("summary") || "";
     };
     model.on("change:summary", repaint);
     return () => model.off("change:summary", repaint);
@@ -53,11 +93,14 @@ export function mount(model, el) {
 
   let seq = 0; // this view's last action; frozen until the kernel handled it
   let frozen = false;
+  /** @type {Draft} */
   const secrets = {}; // secret fields: never in the synced state, only in the accept message
   const secretNames = new Set(Array.isArray(spec.secret) ? spec.secret : []);
 
+  /** @returns {Draft} */
   const draft = () => ({ ...objectOr(model.get("draft")), ...secrets });
   const open = () => live() && !frozen;
+  /** @param {Draft} patch */
   const edit = (patch) => {
     if (!open() || phase() !== "open") return; // a sent answer's draft never changes
     const synced = { ...objectOr(model.get("draft")) };
@@ -70,8 +113,10 @@ export function mount(model, el) {
     paintFrame();
   };
   const actions = Array.isArray(spec.actions) ? spec.actions : [];
+  /** @param {CardAction | undefined} action */
   const act = (action) => {
     if (!open() || !action) return;
+    /** @type {Record<string, unknown>} */
     const message = { ...objectOr(action.data), event: action.event, seq: ++seq };
     if (action.draft) {
       const d = draft();
@@ -85,6 +130,7 @@ export function mount(model, el) {
     model.send(message);
     paintFrame();
   };
+  /** @param {string} event */
   const byEvent = (event) => actions.find((a) => a.event === event);
   const submit = () => act(actions.find((a) => a.default) || byEvent("accept"));
   const cancel = () => act(byEvent("cancel"));
@@ -98,7 +144,8 @@ export function mount(model, el) {
 
   // The kind renders straight into the card (no body wrapper): every element a card has is one
   // a person sees (docs/cards.md, 'DOM budget').
-  const renderer = KINDS[spec.kind];
+  const renderer = KINDS.get(spec.kind || "");
+  /** @type {KindContext<CardSpec>} */
   const ctx = { spec, body: root, base, draft, edit, act, submit, cancel, open, model };
   const kind = renderer ? renderer(ctx) : null;
   if (!renderer) root.append(h("div", { class: "nbacp-card-message", text: `Unknown card kind ${spec.kind}` }));
@@ -122,7 +169,7 @@ export function mount(model, el) {
 
   root.addEventListener("keydown", (event) => {
     if (event.defaultPrevented || event.isComposing || event.altKey || event.metaKey) return;
-    const target = event.target;
+    const target = event.target instanceof Element ? event.target : null;
     const multiline = target && target.tagName === "TEXTAREA";
     let handled = true;
     if (event.key === "Escape") cancel();
@@ -137,7 +184,7 @@ export function mount(model, el) {
 
   let focusAfter = 0; // focus the first invalid field once the kernel refused this seq
   const paintFrame = () => {
-    const errors = objectOr(model.get("errors"));
+    const errors = /** @type {Errors} */ (objectOr(model.get("errors")));
     const handled = model.get("handled") || 0;
     if (frozen && handled >= seq) {
       frozen = false;
@@ -157,10 +204,11 @@ export function mount(model, el) {
     if (focusAfter && !frozen) {
       focusAfter = 0;
       const invalid = Object.keys(errors).some((k) => k !== "" && Array.isArray(errors[k]) && errors[k].length);
-      if (!(invalid && kind && kind.focusInvalid && kind.focusInvalid(errors)) && messages.length) general.focus?.();
+      if (!(invalid && kind && kind.focusInvalid && kind.focusInvalid(errors)) && messages.length) general.focus();
     }
   };
 
+  /** @type {ReturnType<typeof setInterval> | null} */
   let timer = null;
   if (countdown) {
     const tick = () => {
@@ -175,7 +223,7 @@ export function mount(model, el) {
 
   paintFrame();
   root.dataset.ready = "true";
-  const events = ["change:draft", "change:errors", "change:handled"];
+  const events = /** @type {const} */ (["change:draft", "change:errors", "change:handled"]);
   for (const e of events) model.on(e, paintFrame);
   return () => {
     for (const e of events) model.off(e, paintFrame);
@@ -188,8 +236,11 @@ export function mount(model, el) {
  * The cell that was active when the pointer first went down in this card (JupyterLab makes the
  * card's own cell active on that click): where the notebook's focus goes back once the answer
  * removed the control that had it, so the next Shift+Enter runs the cell the person was heading to.
+ * Every card has one, inside a transcript or not: it is the only focus keeper of the page.
+ * @param {HTMLElement} el
  */
 function focusKeeper(el) {
+  /** @type {Element | null} */
   let before = null;
   let inside = false; // the focus is (or was, until a control it was on got disabled) in the card
   const down = () => {
@@ -200,8 +251,9 @@ function focusKeeper(el) {
   const focusin = () => {
     inside = true;
   };
+  /** @param {FocusEvent} event */
   const focusout = (event) => {
-    if (event.relatedTarget && !el.contains(event.relatedTarget)) inside = false;
+    if (event.relatedTarget instanceof Node && !el.contains(event.relatedTarget)) inside = false;
   };
   el.addEventListener("pointerdown", down, true);
   el.addEventListener("focusin", focusin);
@@ -213,7 +265,7 @@ function focusKeeper(el) {
     },
     restore() {
       const notebook = el.closest(".jp-Notebook");
-      if (!notebook) return;
+      if (!(notebook instanceof HTMLElement)) return;
       if (before && before.isConnected && !before.classList.contains("jp-mod-active")) {
         before.dispatchEvent(new MouseEvent("mousedown", { bubbles: true, cancelable: true, button: 0 }));
         document.dispatchEvent(new MouseEvent("mouseup", { bubbles: true, button: 0 }));
@@ -228,7 +280,10 @@ function focusKeeper(el) {
   };
 }
 
-/** anywidget's render: rebuilt when the spec or the phase changes (answered: the summary only). */
+/**
+ * anywidget's render: rebuilt when the spec or the phase changes (answered: the summary only).
+ * @type {import("@anywidget/types").Render<import("./types.js").CardState>}
+ */
 export function render({ model, el }) {
   const keeper = focusKeeper(el);
   let teardown = mount(model, el);
@@ -248,4 +303,3 @@ export function render({ model, el }) {
   };
 }
 
-export { attr, h };

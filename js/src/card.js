@@ -4,6 +4,7 @@
 import { render } from "./base.js";
 import "./kinds.js";
 
+/** @type {{initialize: import("@anywidget/types").Initialize<import("./types.js").CardState>, render: typeof render}} */
 export default {
   initialize() {
     return { render };

@@ -1,12 +1,34 @@
 // One choice question inside a card: option rows (radio or checkbox) plus the Other/note box.
-// Its part of the card's draft is `{[name]: picks in option order, [custom.name]: text}`;
-// the row logic (roving tabindex, arrows, Space, filter) is the choice card's, unchanged.
+// Its part of the card's draft is `{[name]: picks in option order, [custom.name]: text}`.
+// The rows keep one focusable row (roving tabindex) and answer arrows, Space and the filter box.
 import * as S from "./state.js";
 import { applyFilter, buildView, paint } from "./view.js";
 
+/** @typedef {import("./types.js").Answer} Answer */
+/** @typedef {import("./view.js").Row} Row */
+
 /**
- * Mount one question into `root`. `io` = {answer(): {picked, custom}, write({picked, custom}),
- * submit(), disabled()}. Returns {update(answer, errors, disabled), focus()}.
+ * How a question reads and writes its part of the card's draft.
+ * @typedef {object} ChoiceIO
+ * @property {() => Answer} answer
+ * @property {(next: Answer) => void} write
+ * @property {() => boolean} disabled
+ */
+
+/**
+ * A mounted question: `update` paints it, `focus` moves the focus into it (false: nothing to focus).
+ * @typedef {object} Choice
+ * @property {import("./view.js").View} view
+ * @property {(answer: Answer, errors: string[], disabled: boolean) => void} update
+ * @property {() => boolean} focus
+ */
+
+/**
+ * Mount one question into `root`.
+ * @param {import("./types.js").ChoiceSpec} spec
+ * @param {HTMLElement} root
+ * @param {ChoiceIO} io
+ * @returns {Choice}
  */
 export function mountChoice(spec, root, io) {
   const view = buildView(spec, root);
@@ -14,9 +36,14 @@ export function mountChoice(spec, root, io) {
   let touched = false; // the person moved focus: keep their row instead of following picks
   const visible = () => view.rows.filter((r) => !r.node.hidden);
 
+  /** @param {Answer} next */
   const write = (next) => {
     if (!io.disabled()) io.write(next);
   };
+  /**
+   * @param {Row} row
+   * @param {boolean} focus
+   */
   const setActive = (row, focus) => {
     const i = view.rows.indexOf(row);
     if (i < 0) return;
@@ -38,6 +65,10 @@ export function mountChoice(spec, root, io) {
     if (!shown.includes(view.rows[active]) && shown.length) active = view.rows.indexOf(shown[0]);
     for (const [i, r] of view.rows.entries()) r.node.tabIndex = !off && i === active && !r.node.hidden ? 0 : -1;
   };
+  /**
+   * @param {Row} row
+   * @param {string} key
+   */
   const move = (row, key) => {
     const shown = visible();
     const i = shown.indexOf(row);
@@ -52,6 +83,7 @@ export function mountChoice(spec, root, io) {
     // pattern); Home/End only move. A multi-select's arrows only move (Space toggles).
     if (!spec.multi && key.startsWith("Arrow")) write(S.toggled(spec, io.answer(), shown[j].option.value));
   };
+  /** @param {Row} row */
   const pick = (row) => write(S.toggled(spec, io.answer(), row.option.value));
 
   for (const row of view.rows) {
@@ -75,7 +107,7 @@ export function mountChoice(spec, root, io) {
       // Enter in the filter jumps to the matches instead of sending a half-made answer.
       const first = visible()[0];
       if (first) setActive(first, true);
-    } else if (inFilter && event.key === "Escape" && view.filter.value !== "") {
+    } else if (inFilter && view.filter && event.key === "Escape" && view.filter.value !== "") {
       view.filter.value = "";
       applyFilter(view, "", io.answer());
       syncTabindex();
@@ -85,9 +117,10 @@ export function mountChoice(spec, root, io) {
       event.stopPropagation();
     }
   });
-  if (view.filter) {
-    view.filter.addEventListener("input", () => {
-      applyFilter(view, view.filter.value, io.answer());
+  const filter = view.filter;
+  if (filter) {
+    filter.addEventListener("input", () => {
+      applyFilter(view, filter.value, io.answer());
       syncTabindex();
     });
   }
@@ -96,6 +129,7 @@ export function mountChoice(spec, root, io) {
     input.addEventListener("input", () => write(S.typed(io.answer(), input.value)));
   }
 
+  /** @type {Choice["update"]} */
   const update = (answer, errors, disabled) => {
     root.setAttribute("aria-disabled", disabled ? "true" : "false");
     paint(view, answer, errors, disabled);

@@ -3,14 +3,31 @@
 // is ever sent; booleans are true/false, and null while a tri-state is unanswered.
 import { attr, h } from "./dom.js";
 
-/** A browser that cannot parse what was typed (a half-typed date, "1e") reports "" : say so instead. */
-export const BAD_INPUT = { bad_input: true };
+/** @typedef {import("./types.js").PlainFieldSpec} PlainFieldSpec */
 
+/**
+ * One plain field's control: `input` is what the form places (and labels), `paint` shows the
+ * draft's value (not while `focused`: the person's own text is the draft), `disable` follows
+ * the card.
+ * @typedef {object} FieldControl
+ * @property {HTMLElement} input
+ * @property {() => boolean | void} focus false: nothing to focus
+ * @property {(value: unknown, focused: boolean) => void} paint
+ * @property {(off: boolean) => void} disable
+ */
+
+/** A browser that cannot parse what was typed (a half-typed date, "1e") reports "" : say so instead. */
+const BAD_INPUT = { bad_input: true };
+
+/** @param {number} n */
 function pad(n) {
   return String(n).padStart(2, "0");
 }
 
-/** "+02:00" for the browser's zone at that local time. */
+/**
+ * "+02:00" for the browser's zone at that local time.
+ * @param {Date} date
+ */
 export function offsetOf(date) {
   const minutes = -date.getTimezoneOffset();
   const sign = minutes >= 0 ? "+" : "-";
@@ -18,7 +35,10 @@ export function offsetOf(date) {
   return `${sign}${pad(Math.floor(m / 60))}:${pad(m % 60)}`;
 }
 
-/** datetime-local's "YYYY-MM-DDTHH:MM[:SS]" -> RFC 3339 with the browser's offset ("" stays ""). */
+/**
+ * datetime-local's "YYYY-MM-DDTHH:MM[:SS]" -> RFC 3339 with the browser's offset ("" stays "").
+ * @param {string} value
+ */
 export function localToRfc3339(value) {
   if (!value) return "";
   const date = new Date(value); // parsed as local time
@@ -27,7 +47,10 @@ export function localToRfc3339(value) {
   return `${seconds}${offsetOf(date)}`;
 }
 
-/** RFC 3339 -> the datetime-local value in the browser's zone ("" when not parseable). */
+/**
+ * RFC 3339 -> the datetime-local value in the browser's zone ("" when not parseable).
+ * @param {unknown} value
+ */
 export function rfc3339ToLocal(value) {
   if (typeof value !== "string" || !value) return "";
   const date = new Date(value);
@@ -35,11 +58,15 @@ export function rfc3339ToLocal(value) {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
+/** @type {Partial<Record<import("./types.js").PlainKind, string>>} */
 const INPUT_TYPES = { text: "text", email: "email", url: "url", date: "date", datetime: "datetime-local", number: "number", integer: "number", secret: "password" };
 
 /**
- * Build one plain field. `ids` = {input, desc, error}. Returns {node, focus(), read(), paint(value, focused)}.
- * `onEdit(value)` is called with the field's new draft value on every input.
+ * Build one plain field; `onEdit(value)` is called with the field's new draft value on every input.
+ * @param {PlainFieldSpec} field
+ * @param {{input: string}} ids
+ * @param {(value: unknown) => void} onEdit
+ * @returns {FieldControl}
  */
 export function buildField(field, ids, onEdit) {
   const kind = field.kind;
@@ -59,10 +86,12 @@ export function buildField(field, ids, onEdit) {
   }
   if (kind === "tristate") {
     const group = h("div", { role: "radiogroup", id: ids.input });
+    /** @type {[boolean, string][]} */
     const choices = [
       [true, "Yes"],
       [false, "No"],
     ];
+    /** @type {boolean | null} */
     let current = null;
     const buttons = choices.map(([v, label]) => {
       const b = h("button", { type: "button", role: "radio", class: "nbacp-segment", "aria-checked": "false", "data-lm-suppress-shortcuts": "true", text: label });
@@ -96,7 +125,7 @@ export function buildField(field, ids, onEdit) {
     placeholder: field.placeholder || null,
     min: field.min ?? null,
     max: field.max ?? null,
-    step: kind === "integer" ? field.step ?? 1 : kind === "number" ? field.step ?? "any" : null,
+    step: kind === "integer" ? 1 : kind === "number" ? "any" : null,
     minlength: field.min_length ?? null,
     maxlength: field.max_length ?? null,
     autocomplete: kind === "secret" ? "off" : null,

@@ -5,11 +5,33 @@ import { mountChoice } from "./choice.js";
 import { attr, h, present } from "./dom.js";
 import { buildField } from "./fields.js";
 
+/** @typedef {import("./types.js").Errors} Errors */
+/** @typedef {import("./types.js").PaintState} PaintState */
+/** @typedef {import("./types.js").KindContext<import("./types.js").FormSpec>} FormContext */
 
+/**
+ * One field of the form, placed and painted by `renderForm`.
+ * @typedef {object} FormField
+ * @property {HTMLElement} node
+ * @property {string[]} names the draft keys whose messages are this field's
+ * @property {(state: PaintState) => void} paint
+ * @property {(errors: Errors) => boolean} focus
+ */
+
+/**
+ * @param {Errors} errors
+ * @param {string[]} names
+ */
 function messagesOf(errors, names) {
   return names.flatMap((n) => (Array.isArray(errors[n]) ? errors[n].filter((m) => typeof m === "string") : []));
 }
 
+/**
+ * @template {"div" | "label"} K
+ * @param {K} tag
+ * @param {Record<string, string>} attrs
+ * @param {{name: string, title: string | null, required: boolean}} field
+ */
 function titleNode(tag, attrs, field) {
   // the required marker is the title's ::after (card.css), not an element
   const { class: extra, ...rest } = attrs;
@@ -17,16 +39,26 @@ function titleNode(tag, attrs, field) {
   return h(tag, { class: classes, text: field.title || field.name, ...rest });
 }
 
-function choiceField(ctx, field, i) {
+/**
+ * @param {FormContext} ctx
+ * @param {import("./types.js").ChoiceSpec} field
+ * @returns {FormField}
+ */
+function choiceField(ctx, field) {
   const node = h("div", { class: "nbacp-field nbacp-field-choice", "data-name": field.name });
   const names = [field.name, ...(field.custom ? [field.custom.name] : [])];
+  /** @returns {import("./types.js").Answer} */
   const answer = () => {
     const d = ctx.draft();
-    const picked = Array.isArray(d[field.name]) ? d[field.name].filter((v) => typeof v === "string") : [];
-    const custom = field.custom && typeof d[field.custom.name] === "string" ? d[field.custom.name] : "";
+    const picks = d[field.name];
+    const picked = Array.isArray(picks) ? picks.filter((v) => typeof v === "string") : [];
+    const text = field.custom ? d[field.custom.name] : "";
+    const custom = typeof text === "string" ? text : "";
     return { picked, custom };
   };
+  /** @param {import("./types.js").Answer} next */
   const write = (next) => {
+    /** @type {import("./types.js").Draft} */
     const patch = { [field.name]: next.picked };
     if (field.custom) patch[field.custom.name] = next.custom;
     ctx.edit(patch);
@@ -42,7 +74,7 @@ function choiceField(ctx, field, i) {
     },
     focus: (errors) => {
       // the Other box when only its text is wrong, else the options
-      if (field.custom && !messagesOf(errors, [field.name]).length && choice.view.other) {
+      if (!messagesOf(errors, [field.name]).length && choice.view.other) {
         choice.view.other.input.focus();
         return true;
       }
@@ -51,6 +83,12 @@ function choiceField(ctx, field, i) {
   };
 }
 
+/**
+ * @param {FormContext} ctx
+ * @param {import("./types.js").PlainFieldSpec} field
+ * @param {number} i
+ * @returns {FormField}
+ */
 function plainField(ctx, field, i) {
   const ids = { input: `${ctx.base}-f${i}`, desc: `${ctx.base}-f${i}-desc`, error: `${ctx.base}-f${i}-error` };
   const control = buildField(field, ids, (value) => ctx.edit({ [field.name]: value }));
@@ -59,17 +97,19 @@ function plainField(ctx, field, i) {
   const warning = field.warning ? h("div", { class: "nbacp-field-warning", text: `⚠ ${field.warning}` }) : null;
   // attached only while the field has a message (paint)
   const error = h("div", { class: "nbacp-field-error", id: ids.error, role: "alert" });
+  /** @type {HTMLElement} */
   let node;
   if (kind === "tristate") {
     // the yes/no group is the field itself: its title and two buttons, no wrappers
     node = control.input;
     node.prepend(titleNode("div", { id: `${ids.input}-title` }, field));
     attr(node, "aria-labelledby", `${ids.input}-title`);
-    node.append(...[desc, warning].filter(Boolean));
+    for (const extra of [desc, warning]) if (extra) node.append(extra);
   } else if (kind === "boolean") {
     // the box inside its label: clicking the title toggles it
-    node = h("div", {}, [titleNode("label", { class: "nbacp-check-row" }, field), desc, warning]);
-    node.firstChild.prepend(control.input);
+    const title = titleNode("label", { class: "nbacp-check-row" }, field);
+    title.prepend(control.input);
+    node = h("div", {}, [title, desc, warning]);
   } else {
     const title = kind === "unsupported" ? null : titleNode("label", { for: ids.input }, field);
     node = h("div", {}, [title, control.input, desc, warning]);
@@ -99,13 +139,17 @@ function plainField(ctx, field, i) {
   };
 }
 
-export function renderForm(ctx) {
+/**
+ * @param {FormContext} ctx
+ * @returns {import("./types.js").KindView}
+ */
+function renderForm(ctx) {
   const { spec, body } = ctx;
   for (const note of Array.isArray(spec.notes) ? spec.notes : []) {
     body.append(h("div", { class: "nbacp-card-note", text: note }));
   }
   const fields = (Array.isArray(spec.fields) ? spec.fields : []).map((f, i) =>
-    f.kind === "choice" ? choiceField(ctx, f, i) : plainField(ctx, f, i),
+    f.kind === "choice" ? choiceField(ctx, f) : plainField(ctx, f, i),
   );
   for (const f of fields) body.append(f.node);
   return {

@@ -5,23 +5,31 @@
 // Every string is agent text already made safe by the kernel (nbacp.render.permission);
 // it only ever goes through textContent.
 import { registerKind } from "./base.js";
-import { h } from "./dom.js";
+import { h, list } from "./dom.js";
 
+/** @typedef {import("./types.js").FileDiff} FileDiff */
+
+/** @type {Record<string, string>} */
 const TAGS = { "+": "add", "-": "del", "@": "hunk", " ": "ctx" };
 
-function list(value) {
-  return Array.isArray(value) ? value : [];
-}
-
+/**
+ * @param {string} summary
+ * @param {HTMLElement} content
+ * @param {string} cls
+ */
 function fold(summary, content, cls) {
   return h("details", { class: cls }, [h("summary", { text: summary }), content]);
 }
 
-/** "+3 −1" (the minus sign, not a hyphen, so it cannot be read as "-1"). */
+/**
+ * "+3 −1" (the minus sign, not a hyphen, so it cannot be read as "-1").
+ * @param {Pick<FileDiff, "added" | "removed">} diff
+ */
 export function diffSize(diff) {
   return `+${Number(diff.added) || 0} \u2212${Number(diff.removed) || 0}`;
 }
 
+/** @param {FileDiff} diff */
 function diffBlock(diff) {
   const head = h("div", { class: "nbacp-diff-head" }, [
     h("code", { class: "nbacp-diff-path", text: diff.path || "" }),
@@ -39,6 +47,7 @@ function diffBlock(diff) {
   return h("div", { class: "nbacp-diff" }, [head, h("div", { class: "nbacp-diff-body", role: "group" }, lines)]);
 }
 
+/** @param {import("./types.js").PermissionSpec} spec */
 function argsTable(spec) {
   const rows = list(spec.args).map((row) =>
     h("tr", {}, [
@@ -59,8 +68,12 @@ function argsTable(spec) {
   ]);
 }
 
-/** The body's DOM for a permission spec (pure: no model, no events). */
+/**
+ * The body's DOM for a permission spec (pure: no model, no events).
+ * @param {import("./types.js").PermissionSpec} spec
+ */
 export function permissionBody(spec) {
+  /** @type {HTMLElement[]} */
   const parts = [];
   if (spec.title) parts.push(h("div", { class: "nbacp-perm-title", text: spec.title }));
   const command = spec.command;

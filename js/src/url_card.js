@@ -3,11 +3,14 @@
 // the new tab is the person's own gesture in their own browser; the click also sends
 // {event: "open"} (consent). The href is re-checked here: only http(s), whatever Python sent.
 import { registerKind } from "./base.js";
-import { h } from "./dom.js";
+import { h, list } from "./dom.js";
 
 const SAFE = new Set(["http:", "https:"]);
 
-/** The URL as an href when it is http(s), else null (never a javascript: or data: link). */
+/**
+ * The URL as an href when it is http(s), else null (never a javascript: or data: link).
+ * @param {unknown} text
+ */
 export function safeHref(text) {
   if (typeof text !== "string" || !text) return null;
   try {
@@ -18,11 +21,13 @@ export function safeHref(text) {
   }
 }
 
-function list(value) {
-  return Array.isArray(value) ? value : [];
-}
-
-/** The body's DOM; `onOpen` runs on a click of the enabled link. Returns {node, link, paint}. */
+/**
+ * The body's DOM; `onOpen` runs on a click of the enabled link. `paint(off)` enables the link
+ * unless `off` (or the spec says it may not be opened).
+ * @param {import("./types.js").UrlSpec} spec
+ * @param {() => void} onOpen
+ * @returns {{node: HTMLDivElement, link: HTMLAnchorElement | null, paint: (off: boolean) => void}}
+ */
 export function urlBody(spec, onOpen) {
   const parts = [];
   if (spec.site) {
@@ -44,10 +49,11 @@ export function urlBody(spec, onOpen) {
     parts.push(h("ul", { class: "nbacp-warnings", "aria-label": "Warnings" }, warnings.map((w) => h("li", { text: w }))));
   }
   if (spec.refusal) parts.push(h("div", { class: "nbacp-refusal", role: "alert", text: `Cannot open: ${spec.refusal}` }));
+  /** @type {HTMLAnchorElement | null} */
   let link = null;
   const href = safeHref(spec.href);
   if (href !== null && !spec.refusal) {
-    link = h("a", {
+    const a = h("a", {
       class: "nbacp-btn nbacp-btn-primary nbacp-open-link",
       target: "_blank",
       rel: "noopener noreferrer",
@@ -56,18 +62,20 @@ export function urlBody(spec, onOpen) {
       "data-event": "open",
       text: spec.link_label || "Open",
     });
-    link.addEventListener("click", (event) => {
-      if (!link.hasAttribute("href")) {
+    a.addEventListener("click", (event) => {
+      if (!a.hasAttribute("href")) {
         event.preventDefault();
         return;
       }
       onOpen();
     });
-    parts.push(h("div", { class: "nbacp-url-open" }, [link]));
+    parts.push(h("div", { class: "nbacp-url-open" }, [a]));
+    link = a;
   }
   if (spec.status) parts.push(h("div", { class: "nbacp-url-status", role: "status", text: spec.status }));
+  /** @param {boolean} off */
   const paint = (off) => {
-    if (!link) return;
+    if (!link || href === null) return;
     const enabled = !off && spec.link_enabled !== false;
     if (enabled) {
       link.setAttribute("href", href);

@@ -3,8 +3,42 @@
 import { attr, h, present, uid } from "./dom.js";
 import * as S from "./state.js";
 
-export const FILTER_THRESHOLD = 8;
+/** @typedef {import("./types.js").Answer} Answer */
+/** @typedef {import("./types.js").ChoiceOption} ChoiceOption */
+/** @typedef {import("./types.js").ChoiceSpec} ChoiceSpec */
 
+/**
+ * One option's row and the note shown while typed text overrides its pick.
+ * @typedef {object} Row
+ * @property {ChoiceOption} option
+ * @property {HTMLDivElement} node
+ * @property {HTMLSpanElement} note
+ * @property {string} described the ids of the row's description and preview
+ * @property {string} noteId
+ */
+
+/**
+ * The question's DOM, built once per spec (buildView) and painted in place.
+ * @typedef {object} View
+ * @property {ChoiceSpec} spec
+ * @property {HTMLElement} root
+ * @property {Row[]} rows
+ * @property {HTMLDivElement | null} list
+ * @property {HTMLInputElement | null} filter shown past FILTER_THRESHOLD options
+ * @property {HTMLDivElement | null} status what the filter hides
+ * @property {{input: HTMLInputElement, box: HTMLDivElement} | null} other the companion text box
+ * @property {HTMLUListElement} errorList
+ * @property {string} errorsId
+ */
+
+const FILTER_THRESHOLD = 8;
+
+/**
+ * @param {ChoiceSpec} spec
+ * @param {ChoiceOption} option
+ * @param {{row: string, desc: string, preview: string, note: string}} ids
+ * @returns {Row}
+ */
 function optionRow(spec, option, ids) {
   const multi = Boolean(spec.multi);
   const labelText = String(option.label ?? option.value);
@@ -36,19 +70,24 @@ function optionRow(spec, option, ids) {
   );
   // Shown (attached) only while the pick is overridden by typed text.
   const note = h("span", { class: "nbacp-cc-note", id: ids.note, text: "overridden by your answer" });
-  const described = [desc && ids.desc, preview && ids.preview].filter(Boolean);
+  const described = [desc && ids.desc, preview && ids.preview].filter(Boolean).join(" ");
   return { option, node, note, described, noteId: ids.note };
 }
 
-/** The label a row shows (its first text node): what a person reads and a test looks for. */
+/**
+ * The label a row shows (its first text node): what a person reads and a test looks for.
+ * @param {Element} node
+ */
 export function rowLabel(node) {
   const first = node.firstChild;
   return first && first.nodeType === 3 ? first.textContent : "";
 }
 
 /**
- * Build the card into `root` and return the handles the controller needs.
- * @param {object} spec the read-only `spec` trait
+ * Build the question into `root` and return the handles the controller needs.
+ * @param {ChoiceSpec} spec
+ * @param {HTMLElement} root
+ * @returns {View}
  */
 export function buildView(spec, root) {
   const base = uid();
@@ -69,7 +108,9 @@ export function buildView(spec, root) {
   const hintText = S.countHint(spec);
   if (hintText && options.length) root.append(h("div", { class: "nbacp-cc-hint", id: ids.hint, text: hintText }));
 
+  /** @type {HTMLInputElement | null} */
   let filter = null;
+  /** @type {HTMLDivElement | null} */
   let status = null;
   if (options.length > FILTER_THRESHOLD) {
     filter = h("input", {
@@ -94,6 +135,7 @@ export function buildView(spec, root) {
       note: `${base}-opt-${i}-note`,
     }),
   );
+  /** @type {HTMLDivElement | null} */
   let list = null;
   if (rows.length) {
     const groupDescribed = [spec.description && ids.desc, hintText && ids.hint].filter(Boolean);
@@ -112,6 +154,7 @@ export function buildView(spec, root) {
     root.append(list);
   }
 
+  /** @type {View["other"]} */
   let other = null;
   if (spec.custom) {
     const c = spec.custom;
@@ -129,12 +172,14 @@ export function buildView(spec, root) {
     // choice"); the agent's own description only when it says something else (docs/design.md).
     const described = [c.description && cdescId].filter(Boolean);
     input.dataset.describedBase = described.join(" ");
-    other = { input, box: null };
-    other.box = h("div", { class: "nbacp-cc-other" }, [
-      h("label", { class: "nbacp-cc-other-label", for: inputId, text: c.title || c.name || "Other" }),
-      c.description ? h("div", { class: "nbacp-cc-desc", id: cdescId, text: c.description }) : null,
+    other = {
       input,
-    ]);
+      box: h("div", { class: "nbacp-cc-other" }, [
+        h("label", { class: "nbacp-cc-other-label", for: inputId, text: c.title || c.name || "Other" }),
+        c.description ? h("div", { class: "nbacp-cc-desc", id: cdescId, text: c.description }) : null,
+        input,
+      ]),
+    };
     root.append(other.box);
   }
 
@@ -144,7 +189,13 @@ export function buildView(spec, root) {
   return { spec, root, rows, list, filter, status, other, errorList, errorsId: ids.errors };
 }
 
-/** Reflect the model's answer / errors / disabled into the DOM without rebuilding it. */
+/**
+ * Reflect the model's answer / errors / disabled into the DOM without rebuilding it.
+ * @param {View} view
+ * @param {Answer} answer
+ * @param {string[]} errors the question's messages
+ * @param {boolean} disabled
+ */
 export function paint(view, answer, errors, disabled) {
   const overridden = S.isOverridden(view.spec, answer);
   const invalid = errors.length > 0;
@@ -155,7 +206,7 @@ export function paint(view, answer, errors, disabled) {
     attr(r.node, "aria-disabled", disabled);
     r.node.classList.toggle("nbacp-cc-overridden", ovr);
     present(r.node, r.note, ovr);
-    attr(r.node, "aria-describedby", [...r.described, ovr && r.noteId].filter(Boolean).join(" ") || null);
+    attr(r.node, "aria-describedby", [r.described, ovr && r.noteId].filter(Boolean).join(" ") || null);
   }
   if (view.list) {
     attr(view.list, "aria-invalid", invalid ? "true" : null);
@@ -186,7 +237,12 @@ export function paint(view, answer, errors, disabled) {
   present(view.root, view.errorList, errors.length > 0);
 }
 
-/** Hide rows that do not match `query`; returns how many are shown and how many picks hide. */
+/**
+ * Hide rows that do not match `query`; returns how many are shown and how many picks hide.
+ * @param {View} view
+ * @param {string} query
+ * @param {Answer} answer
+ */
 export function applyFilter(view, query, answer) {
   let shown = 0;
   let hiddenPicks = 0;

@@ -14,10 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
-Kind = Literal["question", "permission", "url", "auth"]
-Action = Literal["accept", "decline", "cancel"]
 ACTIONS: tuple[str, ...] = ("accept", "decline", "cancel")
 
 

@@ -118,10 +118,6 @@ _FORMATS: Final[dict[str, tuple[Callable[[str], bool], str]]] = {
 }
 
 
-def known_format(name: str | None) -> bool:
-    return name in _FORMATS
-
-
 def check_string(field: StringField, value: Any, patterns: PatternPass | None = None) -> Checked:
     if value is None or value == "":
         return ABSENT, []

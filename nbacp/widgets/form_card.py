@@ -94,11 +94,6 @@ class FormCard(Card[ElicitationResponse]):
             raise ValueError(f"This card was already answered ({self.summary}); see .response.")
         return read_draft(self.form, self._full_draft())[0]
 
-    @property
-    def form_messages(self) -> list[str]:
-        """The card-level messages shown now (a field-less problem, a response too large to send)."""
-        return list(self.errors.get("", []))
-
     def _field(self, name: str) -> Any:
         if self.settled:
             raise ValueError(f"This card was already answered ({self.summary}); it can no longer be edited.")

@@ -18,17 +18,11 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar, cast
 
 import ipywidgets as widgets
-from ipywidgets.widgets.widget_button import ButtonStyle
 
-try:  # ipywidgets >= 8: Label and HTML have style models with text traits (weight, colour, font)
-    from ipywidgets.widgets.widget_string import HTMLStyle, LabelStyle
-
-    TEXT_STYLES = True
-except ImportError:  # ipywidgets 7 (Colab's 7.7.1): one DescriptionStyle, no text traits; CSS classes carry the look
-    from ipywidgets.widgets.widget_description import DescriptionStyle as HTMLStyle
+try:  # ipywidgets >= 8
+    from ipywidgets.widgets.widget_string import LabelStyle
+except ImportError:  # ipywidgets 7 (Colab's 7.7.1): one DescriptionStyle for every text widget
     from ipywidgets.widgets.widget_description import DescriptionStyle as LabelStyle
-
-    TEXT_STYLES = False
 
 W = TypeVar("W", bound=widgets.Widget)
 
@@ -48,61 +42,13 @@ def layout() -> widgets.Layout:
     return shared_model("layout", widgets.Layout)
 
 
-def full_width() -> widgets.Layout:
-    return shared_model("layout-full", lambda: widgets.Layout(width="100%"))
-
-
-def text_style(key: str = "", **traits: Any) -> LabelStyle:
-    """A shared Label style with ``traits`` (font_weight, text_color, font_family...).
-
-    On ipywidgets 7 a Label has no text traits: the plain shared style is returned, and the
-    look comes from the widget's CSS classes (``nbacp.widgets.text.CARD_CSS``).
-    """
-    if not TEXT_STYLES or not traits:
-        return shared_model("label", LabelStyle)
-    return shared_model(f"label-{key}", lambda: LabelStyle(**traits))
-
-
 def label_style() -> LabelStyle:
-    return text_style()
-
-
-def bold_label_style() -> LabelStyle:
-    return text_style("bold", font_weight="bold")
-
-
-def error_label_style() -> LabelStyle:
-    return text_style("error", text_color="#b00020")
-
-
-def html_style() -> HTMLStyle:
-    return shared_model("html", HTMLStyle)
-
-
-def button_style() -> ButtonStyle:
-    return shared_model("button", ButtonStyle)
-
-
-def card_style(factory: Callable[[], W]) -> W:
-    """The card CSS carrier (``nbacp.widgets.text.CardStyle``), one per kernel."""
-    return shared_model("card-style", factory)
-
-
-def auto_width() -> widgets.Layout:
-    return shared_model("layout-auto", lambda: widgets.Layout(width="auto"))
-
-
-def wide() -> widgets.Layout:
-    """Text boxes: as wide as the card allows, up to a comfortable line."""
-    return shared_model("layout-wide", lambda: widgets.Layout(width="min(100%, 36em)"))
-
-
-def style(cls: type[W], key: str = "", **traits: Any) -> W:
-    """One shared ``cls`` style model per ``key`` (give a key when passing traits)."""
-    return shared_model(f"style:{cls.__name__}:{key}", lambda: cast(W, cls(**traits)))
+    """The default Label style, shared."""
+    return shared_model("label", LabelStyle)
 
 
 def is_shared(widget: Any) -> bool:
+    """Whether ``widget`` is one of the shared models (``close_tree`` never closes those)."""
     return any(widget is shared for shared in _SHARED.values())
 
 

@@ -19,36 +19,16 @@ import ipywidgets as widgets
 
 from nbacp.render.safe_text import NO_TYPESET_CLASSES, comm_safe, safe_text
 from nbacp.widgets import shared
-from nbacp.widgets.focus import FOCUS_ESM
 
 __all__ = [
     "NO_TYPESET_CLASSES", "card_style", "no_typeset", "safe_text", "text_block", "text_label", "visible_controls",
 ]
 
 
-# ipywidgets' Label is `white-space: nowrap; text-overflow: ellipsis` (a long title or URL
-# would be cut off) and a disabled Textarea has opacity 0.6 (measured in JupyterLab 4.6).
-CARD_CSS = """
-.nbacp-card .nbacp-text {
-  white-space: pre-wrap;
-  overflow-wrap: anywhere;
-  height: auto;
-  line-height: 1.4;
-  text-overflow: clip;
-}
-/* ipywidgets 7 has no Label text styles: the same look through classes */
-.nbacp-card .nbacp-bold { font-weight: bold; }
-.nbacp-card .nbacp-error { color: #b00020; }
-.nbacp-card .nbacp-url { font-family: var(--jp-code-font-family, monospace); }
-.nbacp-card .nbacp-block textarea:disabled {
-  opacity: 1;
-  color: var(--jp-content-font-color1, inherit);
-  background: var(--jp-layout-color2, #eee);
-}
-.nbacp-card .nbacp-block textarea {
-  font-family: var(--jp-code-font-family, monospace);
-}
-/* the turn's view: a 3,000-character word wraps instead of being clipped */
+# The turn's view: ipywidgets' Label is `white-space: nowrap; text-overflow: ellipsis` and its HTML
+# keeps a <pre>'s lines unbroken, so a 3,000-character word would be cut off or widen the output.
+# The cards style themselves (js/src/card.css, carried by ``nbacp.widgets.card_code``).
+TRANSCRIPT_CSS = """
 .nbacp-transcript .widget-html-content,
 .nbacp-transcript .widget-label {
   overflow-wrap: anywhere;
@@ -64,19 +44,18 @@ CARD_CSS = """
 
 
 class CardStyle(anywidget.AnyWidget):
-    """Carries ``CARD_CSS`` into the page (anywidget's ``_css``) and the focus keeper
-    (``nbacp.widgets.focus``); renders nothing itself."""
+    """Carries ``TRANSCRIPT_CSS`` into the page (anywidget's ``_css``); renders nothing itself."""
 
-    _esm = FOCUS_ESM
-    _css = CARD_CSS
+    _esm = "export default { render() {} };"
+    _css = TRANSCRIPT_CSS
 
 
 def card_style() -> CardStyle:
-    """An invisible widget to put first in a card so its text wraps and stays readable.
+    """An invisible widget a transcript puts first so its long words wrap.
 
-    One per kernel, shared by every card (a model is a model per view, not per card).
+    One per kernel, shared by every transcript (a model is a model per view, not per transcript).
     """
-    return shared.card_style(lambda: CardStyle(layout=widgets.Layout(display="none")))
+    return shared.shared_model("card-style", lambda: CardStyle(layout=widgets.Layout(display="none")))
 
 
 def no_typeset(widget: widgets.DOMWidget) -> widgets.DOMWidget:
@@ -86,17 +65,14 @@ def no_typeset(widget: widgets.DOMWidget) -> widgets.DOMWidget:
     return widget
 
 
-def text_label(value: str, *classes: str, bold: bool = False, **kwargs: Any) -> widgets.Label:
+def text_label(value: str, *classes: str, **kwargs: Any) -> widgets.Label:
     """A Label showing ``value`` as text: no HTML, no math typesetting, no bidi tricks, wrapped.
 
     Layout and style are the shared ones unless given (never mutate them afterwards).
     """
     kwargs.setdefault("layout", shared.layout())
-    kwargs.setdefault("style", shared.bold_label_style() if bold else shared.label_style())
-    weight = ("nbacp-bold",) if bold else ()
-    return widgets.Label(
-        value=safe_text(value), _dom_classes=(*NO_TYPESET_CLASSES, "nbacp-text", *weight, *classes), **kwargs
-    )
+    kwargs.setdefault("style", shared.label_style())
+    return widgets.Label(value=safe_text(value), _dom_classes=(*NO_TYPESET_CLASSES, *classes), **kwargs)
 
 
 def text_block(value: str, *, max_rows: int = 12, **kwargs: Any) -> widgets.Textarea:
@@ -104,7 +80,6 @@ def text_block(value: str, *, max_rows: int = 12, **kwargs: Any) -> widgets.Text
     rows = max(1, min(max_rows, value.count("\n") + 1))
     area = widgets.Textarea(value=safe_text(value), disabled=True, rows=rows, **kwargs)
     no_typeset(area)
-    area.add_class("nbacp-block")
     return area
 
 

@@ -10,6 +10,7 @@ answered, awaits the cards and prints the responses. No cell awaits while the pa
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -374,9 +375,15 @@ def test_answered_permission_card_shows_bidi_marks_not_obeyed(lab: JupyterServer
     out = output_area(page, 0)
     button = out.locator(".nbacp-permission-card").get_by_role("button")
     expect(button).to_have_text("<U+202E>PERMallow", timeout=CARD_TIMEOUT)
+    page.evaluate("() => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = 1; }")
     button.click()
-    run_cell(page, 1, timeout_ms=60_000)
-    expect(output_area(page, 1)).to_contain_text("'optionId': 'ok'", timeout=CARD_TIMEOUT)
+    # The card inside the transcript gave way to its summary line with the button that had the
+    # focus: the focus went back to the notebook, on the cell active before the click into the
+    # card, so Shift+Enter runs that cell (js/src/base.js, focusKeeper).
+    expect(page.locator(".jp-Notebook.jp-mod-commandMode")).to_have_count(1)
+    expect(page.locator(".jp-Notebook .jp-Cell").nth(1)).to_have_class(re.compile(r"\bjp-mod-active\b"))
+    page.keyboard.press("Shift+Enter")
+    expect(output_area(page, 1)).to_contain_text("'optionId': 'ok'", timeout=60_000)
     record = out.locator(".nbacp-record")
     expect(record).to_have_count(1, timeout=CARD_TIMEOUT)
     for text in (out.inner_text(), page.locator(".jp-Notebook").inner_text()):

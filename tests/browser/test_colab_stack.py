@@ -105,7 +105,7 @@ def _stop_kernels() -> None:
 def _show_card(page: Page, name: str) -> Any:
     index = 1 + list(CASES).index(name)
     run_cell(page, index)
-    card = output_area(page, index).locator(".nbacp-card2[data-ready=true]")
+    card = output_area(page, index).locator(".nbacp-card[data-ready=true]")
     expect(card).to_have_count(1, timeout=30_000)
     return card
 

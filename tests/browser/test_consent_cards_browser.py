@@ -131,7 +131,7 @@ def expect_probe(page: Page, name: str, wanted: Any) -> None:
 
 def ready(card: Locator) -> Locator:
     """The card's rendered root, once the card code finished rendering it."""
-    root = card.locator(".nbacp-card2")
+    root = card.locator(".nbacp-card")
     expect(root).to_have_attribute("data-ready", "true", timeout=CARD_TIMEOUT)
     return root
 
@@ -145,7 +145,7 @@ def run_cell(page: Page, index: int) -> None:
 OVERFLOW = """(area) => {
   const box = area.getBoundingClientRect();
   const out = [];
-  for (const el of area.querySelectorAll('.jp-OutputArea-output, .nbacp-card2, .nbacp-card2 *')) {
+  for (const el of area.querySelectorAll('.jp-OutputArea-output, .nbacp-card, .nbacp-card *')) {
     const r = el.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
     // a horizontal scrollbar inside, or content (also overflowing visibly) past the output's edge
@@ -223,7 +223,7 @@ def test_no_card_is_wider_than_the_output_in_light_and_dark(lab: JupyterServer, 
     wide = output_area(page, 2)
     for selector in (".nbacp-permission-card", ".nbacp-url-card", ".nbacp-auth-card"):
         ready(wide.locator(selector).first)
-    mine = wide.locator(":is(.nbacp-permission-card, .nbacp-url-card, .nbacp-auth-card) .nbacp-card2[data-ready]")
+    mine = wide.locator(":is(.nbacp-permission-card, .nbacp-url-card, .nbacp-auth-card) .nbacp-card[data-ready]")
     expect(mine).to_have_count(4, timeout=CARD_TIMEOUT)  # + the refused URL; the form is measured as an output
     cards = page.locator(".nbacp-permission-card")
     bash, edit = ready(cards.nth(0)), ready(cards.nth(1))

@@ -222,7 +222,7 @@ def answer_through_the_link(page: Page, proxy: DelayProxy, name: str, delay: int
     proxy.delay_ms = 0
     run_cell(page, index)  # a fresh card
     out = output_area(page, index)
-    expect(out.locator(".nbacp-card2[data-ready=true]")).to_have_count(1, timeout=30_000)
+    expect(out.locator(".nbacp-card[data-ready=true]")).to_have_count(1, timeout=30_000)
     expect(out.locator(f".{case.probe}")).to_have_text("")
     waiter = output_area(page, 1 + len(CASES))
     if awaiting:
@@ -232,7 +232,7 @@ def answer_through_the_link(page: Page, proxy: DelayProxy, name: str, delay: int
     proxy.delay_ms = delay
     time.sleep(2 * delay / 1000)  # bytes queued at the old delay drain first
     try:
-        shown = case.act(page, out.locator(".nbacp-card2"), pace == "person")
+        shown = case.act(page, out.locator(".nbacp-card"), pace == "person")
         probe = out.locator(f".{case.probe}")
         expect(probe).not_to_have_text("", timeout=30_000)
         response = json.loads(probe.inner_text())

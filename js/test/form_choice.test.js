@@ -1,4 +1,6 @@
 // @vitest-environment jsdom
+// One choice question on the form card: its rows as rendered, picks and typed text composing, and
+// changes that come from the kernel. Keyboard, long lists and no-HTML: form_choice_keys.test.js.
 import { afterEach, describe, expect, test } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
