@@ -133,7 +133,8 @@ class StreamRun:
 
 
 def _support() -> Any:
-    sys.path.insert(0, str(ROOT / "tests" / "browser"))
+    # browser_support imports the shared test helpers as ``support.*`` (tests/support/), as pytest sees them
+    sys.path[:0] = [str(ROOT / "tests" / "browser"), str(ROOT / "tests")]
     import browser_support
 
     return browser_support

@@ -30,6 +30,7 @@ from typing import Any
 
 import nbformat
 import pytest
+from support.ports import PORT_TAKEN, PortTaken, on_free_port
 
 REPO = Path(__file__).resolve().parents[1]
 VENV = Path(sys.prefix)
@@ -113,12 +114,6 @@ def test_tests_never_collect_the_workspace(clone: Path) -> None:
         assert run.returncode == 0, run.stdout + run.stderr
         assert "notebooks/quickstart.ipynb" in run.stdout
         assert "workspace" not in run.stdout
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def get(url: str, method: str = "GET", body: Any = None) -> tuple[int, bytes]:
@@ -220,24 +215,44 @@ def demo_env(tmp_path: Path) -> Iterator[dict[str, str]]:
         "JUPYTER_DATA_DIR": str(tmp_path / "jupyter-data"),
         "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path / "lab-workspaces"),
         "NBACP_ANSWERS": "decline",  # the demo must drop it: cards wait for the person
+        # jupyter exits when DEMO_PORT is taken instead of moving (start_demo picks another port)
+        "JUPYTER_PORT_RETRIES": "0",
     }
     yield env
 
 
+def start_demo(clone: Path, env: dict[str, str], opened: Path) -> tuple[Demo, int]:
+    """``make demo`` on a free port, listening on it; again on a new port if another process took
+    the port before jupyter bound it (support/ports.py). Returns the demo and its port."""
+
+    def attempt(port: int) -> tuple[Demo, int]:
+        opened.unlink(missing_ok=True)  # only this attempt's browser
+        demo = Demo(clone, port, env)
+        try:
+            demo.wait_for(URL_LINE.pattern)
+            demo.wait_listening(port)  # jupyter prints the URL just before its loop binds the port
+        except AssertionError:
+            demo.stop()
+            if PORT_TAKEN in demo.output:
+                raise PortTaken(port) from None
+            raise
+        return demo, port
+
+    return on_free_port(attempt)
+
+
 def test_make_demo_serves_the_quickstart(clone: Path, demo_env: dict[str, str], tmp_path: Path) -> None:
-    port = free_port()
-    demo = Demo(clone, port, demo_env)
+    opened = tmp_path / "browser-opened.txt"
+    demo, port = start_demo(clone, demo_env, opened)
     try:
         url, shown_port, token = demo.wait_for(URL_LINE.pattern).groups()
         assert int(shown_port) == port
         root = f"http://127.0.0.1:{port}"
 
-        demo.wait_listening(port)  # jupyter prints the URL just before its loop binds the port
         status, page = get(url)  # the printed URL, token included: JupyterLab on the quickstart
         assert status == 200 and b"JupyterLab" in page
 
         # The browser jupyter opened got a page that forwards to the same quickstart URL.
-        opened = tmp_path / "browser-opened.txt"
         for _ in range(100):
             if opened.exists() and opened.read_text().strip():
                 break

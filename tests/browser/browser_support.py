@@ -12,8 +12,6 @@ import json
 import os
 import secrets
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,6 +23,7 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 from playwright.sync_api import Locator, Page
+from support.ports import NO_MOVE, start_jupyter, stop
 
 Kind = Literal["lab", "notebook"]
 
@@ -45,12 +44,6 @@ CHROMIUM_ARGS = [
 SERVER_START_TIMEOUT = 90.0
 DEFAULT_TIMEOUT_MS = 30_000
 _counter = itertools.count()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass
@@ -110,13 +103,7 @@ class JupyterServer:
         return self.log.read_text(errors="replace")[-chars:] if self.log.exists() else ""
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
+        stop(self.process)
 
 
 def start_server(
@@ -148,34 +135,24 @@ def start_server(
         JUPYTERLAB_WORKSPACES_DIR=str(base / "workspaces"),
         PYTHONUNBUFFERED="1",
     ) | (extra_env or {})
-    port, token = free_port(), secrets.token_hex(16)
+    token = secrets.token_hex(16)
     app = "LabApp" if kind == "lab" else "JupyterNotebookApp"
-    cmd = [
-        python or sys.executable, "-m", "jupyterlab" if kind == "lab" else "notebook",
-        "--no-browser", "--ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0",
-        f"--IdentityProvider.token={token}", "--ServerApp.allow_root=True",
-        f"--ServerApp.root_dir={root}", f"--{app}.expose_app_in_browser=True",
-    ]
-    if kind == "lab":
-        cmd.append("--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate")
+
+    def command(port: int) -> list[str]:
+        cmd = [
+            python or sys.executable, "-m", "jupyterlab" if kind == "lab" else "notebook",
+            "--no-browser", "--ip=127.0.0.1", f"--port={port}", NO_MOVE,
+            f"--IdentityProvider.token={token}", "--ServerApp.allow_root=True",
+            f"--ServerApp.root_dir={root}", f"--{app}.expose_app_in_browser=True",
+        ]
+        if kind == "lab":
+            cmd.append("--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate")
+        return cmd
+
     log = base / "server.log"
     started = time.perf_counter()
-    with log.open("wb") as out:
-        process = subprocess.Popen(cmd, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT)
-    server = JupyterServer(kind, f"http://127.0.0.1:{port}/", token, root, process, log)
-    deadline = time.monotonic() + SERVER_START_TIMEOUT
-    while True:
-        if process.poll() is not None:
-            raise RuntimeError(f"jupyter {kind} exited with {process.returncode}:\n{server.log_tail()}")
-        try:
-            server.api("GET", "status", timeout=2)
-            break
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            if time.monotonic() > deadline:
-                server.stop()
-                msg = f"jupyter {kind} not ready in {SERVER_START_TIMEOUT}s:\n{server.log_tail()}"
-                raise TimeoutError(msg) from None
-            time.sleep(0.2)
+    process, url = start_jupyter(command, token=token, log=log, env=env, cwd=root, timeout=SERVER_START_TIMEOUT)
+    server = JupyterServer(kind, url, token, root, process, log)
     server.startup_seconds = time.perf_counter() - started
     return server
 

@@ -13,9 +13,7 @@ import json
 import os
 import secrets
 import socket
-import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,8 +22,10 @@ from typing import Any
 import pytest
 from jupyter_client.manager import KernelManager
 from support.client_methods_agent import ClientMethodsAgent
+from support.ports import NO_MOVE, start_jupyter, stop
 
 import nbacp
+import nbacp.kernel  # patched below: imported here, not left to whichever test imported it first
 from nbacp.client import open_notebooks
 
 # a real Jupyter server: in the test extra (JupyterLab), not in the SDK 1.x tier's core test venv
@@ -35,11 +35,10 @@ pytestmark = [pytest.mark.kernel, pytest.mark.skipif(importlib.util.find_spec("j
 NOTEBOOK = {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+def server_command(port: int, token: str, root: Path) -> list[str]:
+    return [sys.executable, "-m", "jupyter_server", "--no-browser", f"--ServerApp.port={port}", NO_MOVE,
+            "--ServerApp.ip=127.0.0.1", "--allow-root", f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={root}"]
 
 
 class Server:
@@ -68,23 +67,39 @@ def server(tmp_path: Path) -> Iterator[Server]:
     root.mkdir()
     for name in ("a.ipynb", "b.ipynb", "closed.ipynb"):
         (root / name).write_text(json.dumps(NOTEBOOK))
-    token, port = secrets.token_hex(16), free_port()
+    token = secrets.token_hex(16)
     env = os.environ | {"JUPYTER_RUNTIME_DIR": str(runtime), "JUPYTER_CONFIG_DIR": str(tmp_path / "config")}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "jupyter_server", "--no-browser", f"--ServerApp.port={port}",
-         "--ServerApp.ip=127.0.0.1", "--allow-root", f"--IdentityProvider.token={token}",
-         f"--ServerApp.root_dir={root}"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
+
+    process, url = start_jupyter(lambda port: server_command(port, token, root), token=token,
+                                 log=tmp_path / "server.log", env=env, cwd=tmp_path, timeout=90)
     try:
-        deadline = time.monotonic() + 60
-        while not list(runtime.glob("jpserver-*.json")):
-            assert process.poll() is None and time.monotonic() < deadline, "the Jupyter server did not start"
-            time.sleep(0.1)
-        yield Server(f"http://127.0.0.1:{port}/", token, runtime)
+        yield Server(url, token, runtime)
     finally:
-        process.terminate()  # the server shuts its kernels down on SIGTERM
-        process.wait(30)
+        stop(process, grace=30)  # the server shuts its kernels down on SIGTERM
+
+
+def test_a_server_whose_port_was_taken_starts_again_on_another(tmp_path: Path) -> None:
+    """The fixture's premise: told not to move, jupyter_server exits on a taken port and says so,
+    and start_jupyter starts it again on a new port rather than talking to one nobody serves."""
+    tried: list[int] = []
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        token = secrets.token_hex(16)
+
+        def command(port: int) -> list[str]:  # the first attempt gets a port someone took after the pick
+            tried.append(port)
+            return server_command(taken.getsockname()[1] if len(tried) == 1 else port, token, tmp_path)
+
+        env = os.environ | {"JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
+                            "JUPYTER_CONFIG_DIR": str(tmp_path / "config")}
+        process, url = start_jupyter(command, token=token, log=tmp_path / "server.log", env=env, cwd=tmp_path,
+                                     timeout=90)
+    try:
+        assert len(tried) == 2 and url == f"http://127.0.0.1:{tried[1]}/"
+        assert Server(url, token, tmp_path).call("GET", "api/status")["started"]
+    finally:
+        stop(process, grace=30)
 
 
 def test_every_notebook_of_the_kernels_server_is_protected(server: Server) -> None:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import select
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,17 +19,14 @@ from nbacp.errors import ConnectError
 TOKEN = "demo-test-token"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server_url() -> Iterator[str]:
-    """One server for the module (starting Python + pydantic-ai takes seconds); killed at the end."""
-    port = _free_port()
-    command = [sys.executable, "-m", "nbacp.demo", "serve", "--port", str(port), "--token", TOKEN,
+    """One server for the module (starting Python + pydantic-ai takes seconds); killed at the end.
+
+    Port 0: the server binds a port the OS picks and prints the URL it listens on, so no port is
+    picked here that another process could take before the server binds it.
+    """
+    command = [sys.executable, "-m", "nbacp.demo", "serve", "--port", "0", "--token", TOKEN,
                "--allow-origin", "https://notebooks.example.org"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
@@ -39,7 +36,7 @@ def server_url() -> Iterator[str]:
         line = process.stdout.readline().strip()
         assert line.startswith(READY_PREFIX), line
         url = line.removeprefix(READY_PREFIX)
-        assert url == f"ws://127.0.0.1:{port}/acp/ws"
+        assert re.fullmatch(r"ws://127\.0\.0\.1:[1-9]\d*/acp/ws", url), url
         yield url
     finally:
         process.terminate()
