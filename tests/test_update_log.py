@@ -69,7 +69,7 @@ async def test_a_turn_keeps_each_update_once() -> None:
     async with nbacp.connect(ChunkingAgent(["one ", "two ", "three"])) as conn:
         session = await conn.new_session(".")
         result = await session.prompt("go")
-        log = conn.client.updates[session.id]
+        log = conn.client.session_updates.logs[session.id]
         transcript = session.turn.transcript if session.turn else None
     assert isinstance(transcript, Transcript) and transcript._log is log  # noqa: SLF001
     texts = [u.content.text for u in result.updates if isinstance(u, schema.AgentMessageChunk)]

@@ -21,12 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from nbacp.client.connection import Connection, connect
-    from nbacp.client.notebook_client import AnswerPolicy, NotebookClient
+    from nbacp.client.handlers.questions import AnswerPolicy
+    from nbacp.client.notebook_client import NotebookClient
     from nbacp.client.session import Session
     from nbacp.client.turn import PromptResult, Turn
 
 _EXPORTS = {
-    "AnswerPolicy": "nbacp.client.notebook_client",
+    "AnswerPolicy": "nbacp.client.handlers.questions",
     "Connection": "nbacp.client.connection",
     "NotebookClient": "nbacp.client.notebook_client",
     "PromptResult": "nbacp.client.turn",

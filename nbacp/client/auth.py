@@ -15,10 +15,9 @@ from typing import Any, TypeVar
 from acp import RequestError
 
 from nbacp.client.connection_view import ConnectionView
-from nbacp.client.notebook_client import Surface
+from nbacp.client.surface import QuietSurface, Surface
 from nbacp.display import Static, show
 from nbacp.errors import AgentError, AuthenticationError
-from nbacp.form.card_answer import CardAnswer
 from nbacp.widgets.auth_card import AuthCard
 from nbacp.widgets.shared import close_tree
 
@@ -85,23 +84,23 @@ async def authenticate(conn: ConnectionView, method_id: str, surface: Surface | 
             method_id, -32602, f"the agent does not offer this method (it offers: {offered})"
         )
     client = conn.client
-    previous, client.auth_surface = client.auth_surface, surface if surface is not None else _CellSlot()
+    previous, client.surfaces.auth = client.surfaces.auth, surface if surface is not None else _CellSlot()
     try:
         return await conn.agent.authenticate(method_id=method_id)
     except RequestError as exc:
         raise AuthenticationError(method_id, exc.code, str(exc), exc.data) from None
     finally:
-        client.auth_surface = previous
+        client.surfaces.auth = previous
 
 
 async def ask_method(conn: ConnectionView, reason: str, surface: Surface | None) -> str | None:
     """Show the auth card (in ``surface``, else the current cell) and wait for a method or cancel."""
-    card = AuthCard(conn.auth_methods, agent=conn.client.agent_name, reason=reason)
+    card = AuthCard(conn.auth_methods, agent=conn.client.questions.agent_name, reason=reason)
     where = surface if surface is not None else _ThisCell()
-    return await conn.client.ask_card(None, card, "auth", "Authentication required", surface=where)  # type: ignore[no-any-return]
+    return await conn.client.questions.ask_card(None, card, "auth", "Authentication required", surface=where)  # type: ignore[no-any-return]
 
 
-class _CellSlot:
+class _CellSlot(QuietSurface):
     """The calling cell, kept for cards that arrive later from the agent's own tasks.
 
     Made in the cell's task: an empty display with an id, which a card then replaces
@@ -115,14 +114,8 @@ class _CellSlot:
         if self._handle is not None:
             self._handle.update(card)
 
-    def note_answers(self, answers: list[CardAnswer]) -> None:
-        return None
 
-    def add(self, update: Any) -> None:
-        return None
-
-
-class _ThisCell:
+class _ThisCell(QuietSurface):
     """Outside a turn (session/new), the card goes to the cell that is waiting for it."""
 
     def add_card(self, card: Any) -> None:
@@ -135,12 +128,6 @@ class _ThisCell:
             close_tree([card])
 
         card.on_settle(settled)
-
-    def note_answers(self, answers: list[CardAnswer]) -> None:
-        return None
-
-    def add(self, update: Any) -> None:
-        return None
 
 
 async def retrying(

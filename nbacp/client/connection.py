@@ -24,8 +24,10 @@ from acp.schema import Implementation
 from nbacp import kernel
 from nbacp._version import __version__
 from nbacp.client import auth
+from nbacp.client.handlers.fs import FileAccess
+from nbacp.client.handlers.questions import AnswerPolicy
 from nbacp.client.lifecycle import SessionLifecycle
-from nbacp.client.notebook_client import AnswerPolicy, FileAccess, NotebookClient
+from nbacp.client.notebook_client import NotebookClient
 from nbacp.client.session import Session
 from nbacp.client.session_header import is_session_fact
 from nbacp.client.settings import SessionSettings
@@ -70,7 +72,7 @@ class Connection(SessionLifecycle):
         self.tap = tap
         self._settings: dict[str, SessionSettings] = {}
         self._stack = stack
-        client.on_update = self._follow_update
+        client.session_updates.on_update = self._follow_update
         self.guard: guarding.Guard | None = None  # set by connect(): checks every message from the agent
 
     def disconnect_reason(self) -> str | None:
@@ -239,7 +241,7 @@ async def _open(
     try:
         if isinstance(target, str) and target.startswith(("ws://", "wss://")):
             agent, limits = await transports.websocket(acp_client, target, token, headers, stack, max_message_bytes)
-            kind, guard.limits, client.max_answer_bytes = "remote", limits, limits.outgoing
+            kind, guard.limits, client.questions.max_answer_bytes = "remote", limits, limits.outgoing
         elif isinstance(target, str | Sequence) and not isinstance(target, bytes):
             (agent, process), kind = await transports.stdio(acp_client, target, env, cwd, stack), "subprocess"
         elif hasattr(target, "prompt") and hasattr(target, "initialize"):
@@ -277,11 +279,11 @@ async def _open(
     finally:
         connection_log.reset_routing(routing)
     info = getattr(init, "agent_info", None)
-    if client.agent_name is None:
-        client.agent_name = (info.title or info.name) if info is not None else "agent"
+    if client.questions.agent_name is None:
+        client.questions.agent_name = (info.title or info.name) if info is not None else "agent"
     conn = Connection(client, agent, stack, init, kind=kind, process=process, tap=tap)
     conn.guard = guard
-    guard.log.listeners.append(client.show_note)
+    guard.log.listeners.append(client.surfaces.note)
     conn.inbox_view = _show_inbox(client)
     return conn
 
@@ -290,13 +292,13 @@ def _show_inbox(client: NotebookClient) -> Any:
     """Cards that arrive outside any turn are shown in the cell that connected (its display handle)."""
     inbox = Transcript(prompt="", session_facts=is_session_fact)  # facts belong to the session headers
     inbox.add_class("nbacp-inbox")
-    client.inbox = inbox
+    client.surfaces.inbox = inbox
     return show(inbox, display_id=True)
 
 
 def _settle_inbox(client: NotebookClient, view: Any, agent: str) -> None:
     """The connection is closed: the inbox's output becomes static text of what it received, or blank."""
-    inbox = client.inbox
+    inbox = client.surfaces.inbox
     if view is None or not isinstance(inbox, Transcript):
         return
     inbox.flush()

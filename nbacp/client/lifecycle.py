@@ -171,8 +171,8 @@ class SessionLifecycle:
         history = Transcript(prompt=f"(history of session {session_id})")
         history.add_class("nbacp-history")
         view = show(history, display_id=True)
-        self.client.set_roots(session_id, path, extra.get("additional_directories", []))  # the replay may read files
-        self.client.attach(session_id, history)
+        self.client.roots.set(session_id, path, extra.get("additional_directories", []))  # the replay may read files
+        self.client.surfaces.attach(session_id, history)
         try:
             response = await self._interruptible(
                 auth.retrying(
@@ -187,7 +187,7 @@ class SessionLifecycle:
             if tracker is not None:
                 await tracker.wait(session_id)
         finally:
-            self.client.detach(session_id, history)
+            self.client.surfaces.detach(session_id, history)
         history.finish("history loaded")
         if view is not None:  # the live view gives way to the record (docs/record.md, 'Saved notebooks')
             view.update(Static())
@@ -241,7 +241,7 @@ class SessionLifecycle:
         self.sessions = [s for s in self.sessions if s.id != session_id]
         self.client.cancel_cards("the session was closed", session_id)
         await self.client.terminals.close(session_id)  # its commands end with it (nbacp.client.terminals)
-        self.client.session_facts.pop(session_id, None)
+        self.client.session_updates.session_facts.pop(session_id, None)
         for session in closed:
             session.settle_toolbar()
         for session in closed:  # its kernel tools (an MCP server) serve nobody now
@@ -268,7 +268,7 @@ class SessionLifecycle:
             await sdk_compat.logout(self.agent)
 
     def _adopt(self, session_id: str, cwd: str, response: Any, additional: list[str] | None = None) -> Session:
-        self.client.set_roots(session_id, cwd, additional or [])
+        self.client.roots.set(session_id, cwd, additional or [])
         models = self.tap.models.pop(session_id, None) if self.tap is not None else None
         self.settings_for(session_id).apply_response(response, models)
         session = Session(self, session_id, cwd, response)  # type: ignore[arg-type]

@@ -62,7 +62,8 @@ class Session(SessionControls):
         self.turn: Turn | None = None
         self._stopped: Turn | None = None  # the turn session/cancel was sent for, until it ends
         self.header = SessionHeader()
-        connection.client.session_facts[session_id] = self.header.note  # facts between turns (docs/record.md)
+        # facts between turns (docs/record.md)
+        connection.client.session_updates.session_facts[session_id] = self.header.note
         self.settings = connection.settings_for(session_id)
         self.history: Transcript | None = None  # the replayed transcript of a loaded session
         self.tools: KernelToolServer | None = None  # the kernel's MCP server, when started with tools=
@@ -70,7 +71,7 @@ class Session(SessionControls):
     @property
     def updates(self) -> list[Any]:
         """Every session/update received for this session, in order, inside turns or not."""
-        return list(self.connection.client.updates.get(self.id, ()))
+        return list(self.connection.client.session_updates.logs.get(self.id, ()))
 
     def start(self, text: str, *objects: Any, max_rows: int = attachments.MAX_ROWS) -> Turn:
         """Send a prompt without waiting: the turn's view is shown in the current cell.
@@ -92,12 +93,12 @@ class Session(SessionControls):
         if self.turn is not None and not self.turn.done:
             raise RuntimeError("This session already has a turn running; await it or cancel it first.")
         parts = self.attach(text, *objects, max_rows=max_rows) if objects else []  # raises before sending
-        limit = self.connection.client.max_answer_bytes
+        limit = self.connection.client.questions.max_answer_bytes
         if (problem := prompt_problem([p.block for p in parts] or [text_block(text)], limit)) is not None:
             raise ValueError(problem)  # a websocket would close over it (server limit): refuse before sending
         _mark_used(self)
         line = attachments.summary_line(parts)
-        log = self.connection.client.session_log(self.id)
+        log = self.connection.client.session_updates.session_log(self.id)
         for update in log:  # facts that arrived before this turn (e.g. commands right after session/new)
             self.header.note(update)
         self.header.prompted(text, [uri for p in parts if (uri := _uri(p.block)) is not None])

@@ -12,7 +12,7 @@ from typing import Any
 
 from nbacp.client.connection_view import ConnectionView
 from nbacp.client.settings import SessionSettings, select_values
-from nbacp.client.wire import sdk_connection
+from nbacp.client.wire import replies, sdk_connection
 from nbacp.client.wire.rpc_errors import agent_errors
 from nbacp.display import Static, show
 from nbacp.errors import NotSupportedByAgentError
@@ -99,7 +99,7 @@ class SessionControls:
             raise NotSupportedByAgentError("The agent offers no models list or model option for this session.")
         if model_id not in choices:
             raise ValueError(f"{model_id!r} is not one of the agent's models: {', '.join(map(repr, choices))}.")
-        params = {"sessionId": self.id, "modelId": model_id}
+        params = replies.set_model_params(self.id, model_id)
         # the fallback: session/set_model left the stable schema (v1.23) and neither SDK line types it
         with agent_errors(f"setting model {model_id!r}"):
             await sdk_connection.send_request(self.connection.agent, "session/set_model", params)

@@ -29,6 +29,7 @@ from acp import RequestError
 
 from nbacp.client.files import REFUSED, refusal, resolve_inside
 from nbacp.client.wire.process import child_environment
+from nbacp.render.exit_status import UNKNOWN, ExitStatus
 
 MAX_OUTPUT_BYTES = 1024 * 1024
 """nbacp's own cap on the output one terminal keeps (the agent's ``outputByteLimit`` may be lower)."""
@@ -71,16 +72,16 @@ class Terminal:
         data = bytes(self._buffer[-max_bytes:])
         return _decode(data, cut=len(data) < self.total_bytes), self.total_bytes - len(data)
 
-    def exit_status(self) -> dict[str, Any] | None:
-        """``{"exitCode": n, "signal": None}`` or ``{"exitCode": None, "signal": "SIGKILL"}``; None while running."""
+    def exit_status(self) -> ExitStatus | None:
+        """How the command ended (an exit code, or the signal that killed it); None while running."""
         code = self.process.returncode
         if code is None or not self._ended:
             return None
         if code < 0:
             with contextlib.suppress(ValueError):
-                return {"exitCode": None, "signal": signal.Signals(-code).name}
-            return {"exitCode": None, "signal": str(-code)}
-        return {"exitCode": code, "signal": None}
+                return ExitStatus(None, signal.Signals(-code).name)
+            return ExitStatus(None, str(-code))
+        return ExitStatus(code, None)
 
     async def _read(self) -> None:
         stream = self.process.stdout
@@ -105,10 +106,10 @@ class Terminal:
             except Exception:  # the view must never stop the drain (the pipe would fill)
                 self._listener = None
 
-    async def wait(self) -> dict[str, Any]:
+    async def wait(self) -> ExitStatus:
         await asyncio.wait({self._reader})  # never raises the reader's end (kill may cancel it)
         await self.process.wait()
-        return self.exit_status() or {"exitCode": None, "signal": None}
+        return self.exit_status() or UNKNOWN
 
     def signal_group(self, sig: int) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):

@@ -140,7 +140,7 @@ class Turn:
         session = self.session
         connection = session.connection
         client = connection.client
-        client.attach(session.id, self.transcript)
+        client.surfaces.attach(session.id, self.transcript)
         error: BaseException | None = None
         stop_reason, reason = "error", "the turn failed"
         session.turn_started()
@@ -170,7 +170,7 @@ class Turn:
             if connection.guard is not None:  # a half emoji still held back becomes U+FFFD
                 await connection.guard.end_turn(session.id)
             client.cancel_cards(reason, session.id)  # before detaching, so the record notes them
-            client.detach(session.id, self.transcript)
+            client.surfaces.detach(session.id, self.transcript)
             session.turn_ended()
         if error is not None:
             agent = await stderr_after_failure(connection)

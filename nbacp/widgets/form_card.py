@@ -44,12 +44,17 @@ ACTIONS = (
 
 
 class FormCard(Card[ElicitationResponse]):
-    """The person's view of one form elicitation; ``await view`` gives the acp response."""
+    """The person's view of one form elicitation; ``await view`` gives the acp response.
+
+    ``requested_schema``: the elicitation's JSON Schema (a dict or the SDK's model), or a
+    ``nbacp.form.Form`` already parsed from it (``meta`` is then ignored).
+    """
 
     def __init__(
         self, message: str, requested_schema: Any, *, agent: str | None = None, meta: dict[str, Any] | None = None
     ) -> None:
-        form = Form.from_schema(requested_schema, meta)  # InvalidSchemaError propagates
+        # a Form: the client parsed the request's schema already (once per request)
+        form = requested_schema if isinstance(requested_schema, Form) else Form.from_schema(requested_schema, meta)
         self._form = form
         self.message = message
         self.agent = agent

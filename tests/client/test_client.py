@@ -161,7 +161,7 @@ async def test_url_elicitation_consent_then_completion() -> None:
         turn = session.start("login")
         await wait_for(lambda: agent.replies, "the consent reply")
         assert agent.replies[0].action == "accept"
-        (card,) = conn.client._url_cards.values()
+        (card,) = conn.client.questions.url_cards.values()
         assert not card.completed
         await agent.conn.complete_elicitation(elicitation_id="e-1")
         await agent.conn.complete_elicitation(elicitation_id="e-1")  # repeated: ignored

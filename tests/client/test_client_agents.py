@@ -303,7 +303,7 @@ async def test_extension_notification_and_meta_status_are_one_line_each() -> Non
         await session.prompt("status")
         assert session.turn is not None
         assert "Agent status: codex: retrying (attempt 2): rate limited (429)" in texts(session.turn.transcript)
-    assert conn.client.extension_notes == ["auth/status_update: status authenticated, account a@b.c"]
+    assert conn.client.notes.lines == ["auth/status_update: status authenticated, account a@b.c"]
 
 
 async def test_extension_notification_between_turns_goes_to_the_inbox() -> None:
@@ -312,12 +312,12 @@ async def test_extension_notification_between_turns_goes_to_the_inbox() -> None:
         await conn.new_session()
         await agent.conn.ext_notification("codex/rate_limits", {"primary": {"usedPercent": 12}})
         for _ in range(100):  # the notification crosses the in-memory transport in a task of its own
-            if conn.client.extension_notes:
+            if conn.client.notes.lines:
                 break
             await asyncio.sleep(0.01)
-        assert conn.client.inbox is not None
-        conn.client.inbox.flush()  # the view renders in frames; show what is pending now
-        assert 'codex/rate_limits: primary {"usedPercent": 12}' in texts(conn.client.inbox)
+        assert conn.client.surfaces.inbox is not None
+        conn.client.surfaces.inbox.flush()  # the view renders in frames; show what is pending now
+        assert 'codex/rate_limits: primary {"usedPercent": 12}' in texts(conn.client.surfaces.inbox)
 
 
 # ------------------------------------------------------------------ 6. small defects

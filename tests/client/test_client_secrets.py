@@ -77,7 +77,7 @@ async def test_an_answered_secret_card_keeps_no_draft_in_widget_state() -> None:
     async with nbacp.connect(FeatureAgent(), answers=answer_secret(cards)) as conn:
         session = await conn.new_session()
         states: list[str] = []
-        conn.client.answers = answer_secret(cards, states)
+        conn.client.questions.answers = answer_secret(cards, states)
         await asyncio.wait_for(session.prompt("secret"), HANG_GUARD)
     [card] = cards
     [filled] = states

@@ -86,7 +86,7 @@ async def test_an_answer_over_the_server_limit_is_refused_and_the_card_stays_ope
     ):
         session = await conn.new_session()
         result = await session.prompt("ask")
-        assert conn.client.max_answer_bytes == MIB  # the server's limit, from its metadata
+        assert conn.client.questions.max_answer_bytes == MIB  # the server's limit, from its metadata
     assert outcomes == [False, False, True]
     assert result.text == "got 5"
     assert "Not sent" not in cards[0].summary and cards[0].errors == {}
@@ -129,7 +129,7 @@ async def test_a_message_the_server_refuses_is_named_as_its_refusal() -> None:
         nbacp.connect(remote.url, token=remote.token) as conn,
     ):
         session = await conn.new_session()
-        conn.client.max_answer_bytes = None  # as if the server's limit were unknown (no metadata)
+        conn.client.questions.max_answer_bytes = None  # as if the server's limit were unknown (no metadata)
         too_large = "the agent server refused a message from the notebook as too large"
         with pytest.raises(ConnectionLostError, match=too_large):
             await session.prompt("p" * (2 * MIB))

@@ -48,7 +48,8 @@ async def test_every_update_is_shown_readably_and_tool_calls_reach_the_record(ru
         session = await conn.new_session(cwd=str(tmp_path))
         results = [await session.prompt("go") for _ in range(prompts(run))]
         log = list(conn.log or [])
-        shown = [line for r in (session.turn, conn.client.inbox) for line in strings(getattr(r, "transcript", r))]
+        views = (session.turn, conn.client.surfaces.inbox)
+        shown = [line for r in views for line in strings(getattr(r, "transcript", r))]
         records = [t.record.text for t in [session.turn] if t is not None and t.record is not None]
     assert not log, log  # nothing the agents sent was refused
     for line in shown:
@@ -91,7 +92,7 @@ async def test_facts_between_turns_go_to_the_header_not_the_inbox(tmp_path: Path
     async with nbacp.connect(command) as conn:
         session = await conn.new_session(cwd=str(tmp_path))
         await session.prompt("go")
-        inbox = strings(conn.client.inbox)
+        inbox = strings(conn.client.surfaces.inbox)
         header = dict(session.header.facts)
     assert not any(line.startswith(("Commands", "Session", "Config")) for line in inbox), inbox
     assert header["Commands"].endswith("(send /name as a prompt)")

@@ -24,7 +24,7 @@ async def test_the_demo_agents_title_for_an_attached_dataframe_is_the_prompt_tex
         await session.prompt("hello", sales)
     assert session.header.facts["Session"] == "hello"
     assert session.header.facts["Commands"] == "/tools, /hooks, /mcp-servers (send /name as a prompt)"
-    assert not any(line.startswith("Commands") for line in _labels(conn.client.inbox))
+    assert not any(line.startswith("Commands") for line in _labels(conn.client.surfaces.inbox))
 
 
 def _labels(root: object) -> list[str]:

@@ -51,7 +51,7 @@ async def test_token_metadata_and_frames() -> None:
     async with acp_like_server(max_size=4096) as (url, got):
         async with nbacp.connect(url, token=f"  {TOKEN} ") as conn:
             assert conn.kind == "remote"
-            assert conn.client.max_answer_bytes == 4096  # the server's limit, read from GET /acp
+            assert conn.client.questions.max_answer_bytes == 4096  # the server's limit, read from GET /acp
         assert got[0]["method"] == "initialize"
         assert got[0]["params"]["clientCapabilities"]["elicitation"] == {"form": {}, "url": {}}
 

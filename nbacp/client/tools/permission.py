@@ -50,7 +50,7 @@ class RunPermission:
         shown = code if len(code) <= 300 else code[:297] + "..."
         question = f"run_python: {shown}"
         if self.allowed_for_session:  # no card, but the turn's view and record still say what ran
-            surface = self.client.surface_for(self.session_id)
+            surface = self.client.surfaces.for_session(self.session_id)
             if surface is not None:
                 line = "Allowed for this session (chosen earlier)"
                 surface.note_answers([CardAnswer("permission", question, "accept", "allow_always", line=line)])
@@ -64,7 +64,7 @@ class RunPermission:
         )
         who = f"{self.agent or 'The agent'} (through the kernel tools)"
         card = PermissionCard(call, OPTIONS, agent=who)
-        response: Any = await self.client.ask_card(self.session_id, card, "permission", question)
+        response: Any = await self.client.questions.ask_card(self.session_id, card, "permission", question)
         outcome = response.outcome
         if not isinstance(outcome, AllowedOutcome):
             return "cancelled"

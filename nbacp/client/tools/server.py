@@ -134,7 +134,7 @@ class KernelToolServer:
     def __init__(self, spec: ToolBounds, client: NotebookClient) -> None:
         self.spec = spec
         self.token = secrets.token_urlsafe(32)
-        self.permission = RunPermission(client, client.agent_name)
+        self.permission = RunPermission(client, client.questions.agent_name)
         self.url = ""
         self.runs: list[tuple[str, str]] = []  # (code, verdict) for every run_python call, in order
         self._http: _Uvicorn | None = None

@@ -211,19 +211,6 @@ def outgoing_size(value: Any) -> int:
     return len(json.dumps(plain(value), separators=(",", ":"))) + ENVELOPE_BYTES
 
 
-def answer_problem(response: Any, limit: int | None) -> str | None:
-    """Why ``response`` (a pydantic model) is too large to send in one message, or None."""
-    if limit is None or getattr(response, "model_dump", None) is None:
-        return None
-    size = outgoing_size(response)
-    if size <= limit:
-        return None
-    return (
-        f"This answer is {size:,} bytes, over the {limit:,}-byte limit of one message to this agent; "
-        "shorten it and send again (the limit: connect(url, max_message_bytes=...) and the agent server's own)"
-    )
-
-
 def prompt_problem(blocks: list[Any], limit: int | None) -> str | None:
     """Why a prompt of ``blocks`` is too large to send in one message, or None."""
     if limit is None:

@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from nbacp.render.exit_status import ExitStatus, exit_line
+
 SHOWN_CHARS = 16_000
 """The end of a terminal's output a turn shows (and keeps); earlier output is counted, not kept."""
 
@@ -53,14 +55,14 @@ class Terminals:
         self.shown: dict[str, str] = {}  # what each terminal's tool calls show (TerminalText.shown)
         self._texts: dict[str, TerminalText] = {}
 
-    def output(self, terminal_id: str, output: str, *, exit_status: Mapping[str, Any] | None = None,
+    def output(self, terminal_id: str, output: str, *, exit_status: ExitStatus | None = None,
                omitted: int = 0) -> str:
         """A client-side terminal's output: ``output`` is its end, after ``omitted`` earlier bytes
         (not kept, or not handed over). Returns what the turn now shows of it."""
         text = self._text(terminal_id)
         text.replace(output, cut=omitted > 0)
         if exit_status is not None:
-            text.exit = exit_line(exit_status.get("exitCode"), exit_status.get("signal"))
+            text.exit = exit_status.line()
         return self._changed(terminal_id)
 
     def display(self, meta: Any) -> list[str]:
@@ -88,15 +90,6 @@ class Terminals:
     def _changed(self, terminal_id: str) -> str:
         shown = self.shown[terminal_id] = self._texts[terminal_id].shown()
         return shown
-
-
-def exit_line(exit_code: Any, signal: Any) -> str:
-    """"exit code 3", "killed by SIGTERM" or "ended" (neither known, e.g. a cancelled command)."""
-    if isinstance(exit_code, int):
-        return f"exit code {exit_code}"
-    if signal:
-        return f"killed by {str(signal)[:40]}"
-    return "ended"
 
 
 def display_updates(meta: Mapping[str, Any] | None) -> list[tuple[str, str, Any]]:

@@ -15,6 +15,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from nbacp.form.card_answer import CardAnswer
+from nbacp.render.exit_status import ExitStatus
 from nbacp.render.markdown import render_markdown
 from nbacp.render.tool_calls import ActivityLog
 from nbacp.updates import UpdateLog, UpdateView
@@ -161,7 +162,7 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._frames.schedule()
 
     def terminal_output(
-        self, terminal_id: str, output: str, *, exit_status: dict[str, Any] | None = None, omitted: int = 0
+        self, terminal_id: str, output: str, *, exit_status: ExitStatus | None = None, omitted: int = 0
     ) -> None:
         """Show a client-side terminal's output in the tool calls that embed it: ``output`` is its
         end, after ``omitted`` earlier bytes (not kept, or not handed over)."""
