@@ -1,14 +1,20 @@
 """An acpremote server on 127.0.0.1 for one test, shut down completely before the test ends.
 
-"Completely" matters: a websocket handler task still pending when pytest-asyncio closes the
-loop is torn down in a way that, on CPython 3.11.7, leaves the AST builder's recursion
-bookkeeping off (a later ``ast.parse`` raises "AST constructor recursion depth mismatch",
-CPython gh-106905). Waiting for the server's tasks to finish avoids it.
+"Completely" matters on CPython 3.11.7, whose AST builder keeps its recursion count in
+state shared by every ``ast.parse`` (CPython gh-106905, fixed in 3.11.8): a parse that starts
+inside another one's object building leaves the count off, and the outer parse raises
+"AST constructor recursion depth mismatch". 3.11's tracebacks parse source for their carets,
+so a finalizer that logs a traceback is such a parse when the garbage collector runs it during
+a test's ``ast.parse``. websockets' server leaves such garbage: a future whose error nobody
+retrieved (a frame over the size limit) in a reference cycle, logged when collected. So the
+server's tasks are awaited, then that garbage is collected here, at the end of the test that
+made it, instead of at whatever allocation a later test makes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -43,6 +49,7 @@ async def loopback_server(agent: Any) -> AsyncIterator[Loopback]:
         server.close()
         await server.wait_closed()
         await settle(before)
+        gc.collect()  # finalize (and log) what the server left in cycles now, not inside a later ast.parse
 
 
 async def settle(keep: set[asyncio.Task[Any]]) -> None:

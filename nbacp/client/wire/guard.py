@@ -45,6 +45,7 @@ from nbacp.client.wire import frames, sdk_compat, sdk_connection
 from nbacp.client.wire.budget import PERMISSION, Budget, clean_and_measure, duplicate_option_problem
 from nbacp.client.wire.connection_log import ConnectionLog
 from nbacp.client.wire.ledger import TextLedger
+from nbacp.client.wire.old_names import OLD_NAMES, current_params, old_reply
 from nbacp.client.wire.sdk_connection import Router
 from nbacp.render.safe_text import SurrogateJoiner, comm_safe
 
@@ -168,6 +169,10 @@ class Guard:
     def _dispatcher(self, router: Router) -> Router:
         async def dispatch(method: str, params: Any, is_notification: bool) -> Any:
             try:
+                current = OLD_NAMES.get(method)
+                if current is not None:  # an old bridge's name: answered as the current method
+                    result = await self._dispatch(router, current, current_params(method, params), is_notification)
+                    return old_reply(method, result)
                 return await self._dispatch(router, method, params, is_notification)
             except RequestError as exc:
                 exc.data = _json_safe(exc.data)
