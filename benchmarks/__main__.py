@@ -158,7 +158,8 @@ def run_roundtrip(sizes: list[int], open_cards: int) -> None:
     ):
         print(f"  {label:<48} {size:>11,}  ({size / k:,.0f} per card)")
     kinds = ", ".join(f"{n} {c}" for c, n in mem.leftover.most_common())
-    print(f"  left after close: {mem.leftover.total():,} widgets in ipywidgets' registry" + (f" ({kinds})" if kinds else ""))
+    left = f"  left after close: {mem.leftover.total():,} widgets in ipywidgets' registry"
+    print(left + (f" ({kinds})" if kinds else ""))
     dropped, closed, unhooked = mem.alive
     print(
         f"  answered FormCards still alive: {dropped} after dropping references, {closed} after close(), "
