@@ -157,7 +157,9 @@ def run_roundtrip(sizes: list[int], open_cards: int) -> None:
         (f"+ disconnecting {mem.hooks} Card._esm.changed hooks", mem.unhooked),
     ):
         print(f"  {label:<48} {size:>11,}  ({size / k:,.0f} per card)")
-    print("  widgets left in ipywidgets' registry: " + ", ".join(f"{n} {c}" for c, n in mem.leftover.most_common()))
+    kinds = ", ".join(f"{n} {c}" for c, n in mem.leftover.most_common())
+    left = f"  left after close: {mem.leftover.total():,} widgets in ipywidgets' registry"
+    print(left + (f" ({kinds})" if kinds else ""))
     dropped, closed, unhooked = mem.alive
     print(
         f"  answered FormCards still alive: {dropped} after dropping references, {closed} after close(), "

@@ -299,9 +299,10 @@ def _show_inbox(client: NotebookClient) -> Any:
 def _settle_inbox(client: NotebookClient, view: Any, agent: str) -> None:
     """The connection is closed: the inbox's output becomes static text of what it received, or blank."""
     inbox = client.surfaces.inbox
-    if view is None or not isinstance(inbox, Transcript):
+    if not isinstance(inbox, Transcript):
         return
-    inbox.flush()
-    notes = inbox.notes(f"Between turns, from {agent} (the connection is closed):")
-    view.update(Static(*notes) if notes is not None else Static())
-    close_tree([inbox])
+    if view is not None:
+        inbox.flush()
+        notes = inbox.notes(f"Between turns, from {agent} (the connection is closed):")
+        view.update(Static(*notes) if notes is not None else Static())
+    close_tree([inbox])  # shown or not: nothing displays it any more

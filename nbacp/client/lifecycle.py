@@ -191,7 +191,7 @@ class SessionLifecycle:
         history.finish("history loaded")
         if view is not None:  # the live view gives way to the record (docs/record.md, 'Saved notebooks')
             view.update(Static())
-            close_tree([history])
+        close_tree([history])  # shown or not: nothing displays the live view any more
         plain = record_text(history.prompt, history.text, history.answers, "loaded", history.activity)
         show(TurnRecord(history.record_markdown(), plain, history.record_html()))  # the saved notebook keeps it
         session = self._adopt(session_id, path, response, extra.get("additional_directories"))

@@ -129,11 +129,12 @@ class SessionControls:
         """The session is over: its toolbar's output becomes one static line of the last settings
         (no widget left for a saved notebook to miss: docs/record.md, 'Saved notebooks')."""
         view, self._toolbar_view = self._toolbar_view, None
-        if view is None or self._toolbar is None:
+        if self._toolbar is None:
             return
-        facts = self._toolbar.facts()
-        view.update(Static(f"[session settings] {header_text(facts)}", header_html(facts)) if facts else Static())
-        close_tree([self._toolbar])
+        if view is not None:
+            facts = self._toolbar.facts()
+            view.update(Static(f"[session settings] {header_text(facts)}", header_html(facts)) if facts else Static())
+        close_tree([self._toolbar])  # shown or not: nothing displays it any more
         self._toolbar = None
 
     async def close(self) -> None:

@@ -194,11 +194,15 @@ class Turn:
         return result
 
     def _give_way(self) -> None:
-        """The live view makes room for the record and its widgets are closed (kernel and page)."""
-        if self._view_handle is None:
-            return  # not shown (plain Python): keep the widgets for whoever reads them
-        self._view_handle.update(_Blank() if self.record_inline else self.record)
-        self._view_handle = None
+        """The live view makes room for the record and its widgets are closed (kernel and page).
+
+        Closed also where nothing showed them (plain Python): ipywidgets' registry would keep every
+        summary line, box and layout for the life of the kernel, and the transcript's Python side
+        (its text, answers, record) stays readable after ``close()`` (docs/notebooks.md, 'What a
+        card costs')."""
+        if self._view_handle is not None:
+            self._view_handle.update(_Blank() if self.record_inline else self.record)
+            self._view_handle = None
         close_tree([self.transcript])
 
 

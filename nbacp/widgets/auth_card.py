@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from nbacp.render.page_text import PageText
 from nbacp.widgets.card import Card
 from nbacp.widgets.text import safe_text, visible_controls
 
@@ -100,7 +101,11 @@ class AuthCard(Card["str | None"]):
 
     def __init__(self, methods: Sequence[Any], *, agent: str | None = None, reason: str = "") -> None:
         distinct, repeats = distinct_methods(methods)
-        super().__init__(auth_spec(distinct, agent, reason, repeats), _dom_classes=("nbacp-auth-card",))
+        spec = auth_spec(distinct, agent, reason, repeats)
+        self._ids = PageText()  # method ids as the page holds them, and back
+        for row in spec["methods"]:
+            row["id"] = self._ids.page(row["id"])
+        super().__init__(spec, _dom_classes=("nbacp-auth-card",))
         self.methods = distinct
         self.agent = agent
 
@@ -109,7 +114,7 @@ class AuthCard(Card["str | None"]):
         method_id = self._find(method_id_or_name)
         if method_kind(self._method(method_id)) == "terminal":
             raise ValueError(f"{method_id!r} is a terminal sign-in, which nbacp does not support.")
-        return self._handle({"event": "authenticate", "method_id": method_id})
+        return self._handle({"event": "authenticate", "method_id": self._ids.page(method_id)})  # as a click
 
     def cancel(self) -> bool:
         return self._handle({"event": "cancel"})
@@ -130,7 +135,8 @@ class AuthCard(Card["str | None"]):
     def _action(self, event: str, content: Mapping[str, Any]) -> bool:
         if event == "cancel":
             return self._resolve(None, "Cancelled: did not authenticate")
-        method = self._method(str(content.get("method_id"))) if event == "authenticate" else None
+        method_id = self._ids.original(str(content.get("method_id")))
+        method = self._method(method_id) if event == "authenticate" else None
         if method is None or method_kind(method) == "terminal":
             self.errors = {"": [f"Not an action of this card: {event!r} {content.get('method_id')!r}."]}
             return False

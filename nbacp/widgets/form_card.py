@@ -22,6 +22,7 @@ from nbacp.form import ChoiceField, Form, FormQuestion, NumberField, StringField
 from nbacp.form.card_answer import CardAnswer
 from nbacp.widgets.card import Card
 from nbacp.widgets.form_spec import (
+    FormPage,
     draft_value,
     fields_spec,
     is_secret,
@@ -60,10 +61,11 @@ class FormCard(Card[ElicitationResponse]):
         self.agent = agent
         self._attempted = False
         self._secrets: dict[str, Any] = {}  # Python-side fills of secret fields: never synced
+        self._page = FormPage()  # names and values as the page holds them, and back
         who = visible_controls(agent) if agent else "The agent"  # bidi tricks shown, not obeyed
         notes = [shown(text) for text in (form.title, form.description) if text and text != message]
         if not form.can_accept:
-            names = ", ".join(f.name for f in form.unsupported if f.required)
+            names = visible_controls(", ".join(f.name for f in form.unsupported if f.required))
             notes.append(f"Accept is not possible: the required field(s) {names} cannot be shown by this client. "
                          "You can decline or cancel.")
         actions = [dict(a) for a in ACTIONS]
@@ -73,14 +75,14 @@ class FormCard(Card[ElicitationResponse]):
             "header": f"{who} asks",
             "message": visible_controls(message) if message else "",
             "notes": notes,
-            "fields": fields_spec(form),
+            "fields": fields_spec(form, self._page),
             "actions": actions,
-            "secret": [name for name, f in form.fields.items() if is_secret(f)],
+            "secret": [self._page.name(name) for name, f in form.fields.items() if is_secret(f)],
         }
         if form.deadline_ms is not None:  # counted down on the page (docs/agents.md, 'Secret questions and deadlines')
             spec["deadline_at"] = int(time.time() * 1000) + form.deadline_ms
             notes.append(countdown_text(form.deadline_ms / 1000))
-        super().__init__(spec, starting_draft(form), _dom_classes=("nbacp-form",))
+        super().__init__(spec, self._page.draft(starting_draft(form)), _dom_classes=("nbacp-form",))
         self.observe(self._on_draft, names="draft")
 
     @property
@@ -90,14 +92,15 @@ class FormCard(Card[ElicitationResponse]):
 
     # -- the draft --------------------------------------------------------------------
     def _full_draft(self) -> dict[str, Any]:
-        return {**self.draft, **self._secrets}
+        """The draft as the page would send it (page names), secrets included."""
+        return {**self.draft, **{self._page.name(name): value for name, value in self._secrets.items()}}
 
     @property
     def values(self) -> dict[str, Any]:
         """The current draft as values (None = left empty). Raises once the card is answered."""
         if self.settled:
             raise ValueError(f"This card was already answered ({self.summary}); see .response.")
-        return read_draft(self.form, self._full_draft())[0]
+        return read_draft(self.form, self._page.read(self._full_draft()))[0]
 
     def _field(self, name: str) -> Any:
         if self.settled:
@@ -113,7 +116,8 @@ class FormCard(Card[ElicitationResponse]):
             self._secrets[name] = value
             self._on_draft(None)
         else:
-            self.draft = {**self.draft, name: value}  # a new dict: traitlets syncs only a reassignment
+            # a new dict: traitlets syncs only a reassignment; the value as the page holds it
+            self.draft = {**self.draft, self._page.name(name): self._page.value(name, value)}
 
     def pick(self, name: str, *labels: str) -> None:
         """Select options of a choice by label (title; for untitled enums the value), as clicks would."""
@@ -176,11 +180,12 @@ class FormCard(Card[ElicitationResponse]):
         return False
 
     def _check(self, draft: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, list[str]]]:
-        values, problems = read_draft(self.form, draft)
+        """The values a page draft stands for (originals), and its messages keyed by page names."""
+        values, problems = read_draft(self.form, self._page.read(draft))
         errors = self.form.validate(values)
         for name, messages in problems.items():
             errors[name] = messages  # what the browser could not read, instead of "required"
-        return values, {name: list(m) for name, m in errors.items() if m}
+        return values, self._page.errors({name: list(m) for name, m in errors.items() if m})
 
     def _accept_draft(self, draft: Any) -> bool:
         if not self.form.can_accept:

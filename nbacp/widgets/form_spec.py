@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from nbacp.form import BooleanField, ChoiceField, Field, Form, FormQuestion, NumberField, StringField, UnsupportedField
-from nbacp.widgets.text import safe_text
+from nbacp.render.page_text import PageText, page_safe
+from nbacp.widgets.text import visible_controls
 
 TEXTAREA_ABOVE = 200
 """A string whose maxLength is above this (or absent) gets a multi-line box."""
@@ -28,13 +29,59 @@ BAD_INPUT_MESSAGES = {
 
 
 def shown(text: Any) -> Any:
-    """Text the card shows (never values it sends back): safe Unicode, bidi controls visible."""
-    return safe_text(text) if isinstance(text, str) else text
+    """Text the card shows (never values it sends back): safe Unicode, bidi marks and controls visible."""
+    return page_safe(text) if isinstance(text, str) else text
 
 
 def is_secret(field: Field) -> bool:
     """A secret string field is never synced (docs/agents.md, 'Secret questions and deadlines')."""
     return isinstance(field, StringField) and field.secret
+
+
+class FormPage:
+    """A form's property names and values as the page holds them, and the way back.
+
+    Names share one table, each field's values have their own (two options of one choice must
+    stay apart, a name and a value need not). Strings the page made up (typed text) go back as
+    they are.
+    """
+
+    def __init__(self) -> None:
+        self.names = PageText()
+        self._values: dict[str, PageText] = {}
+
+    def name(self, name: str) -> str:
+        return self.names.page(name)
+
+    def value(self, name: str, value: Any) -> Any:
+        """A draft or option value of field ``name`` as the page holds it (lists item by item)."""
+        if isinstance(value, str):
+            return self._values.setdefault(name, PageText()).page(value)
+        if isinstance(value, list):
+            return [self.value(name, item) for item in value]
+        return value
+
+    def draft(self, draft: Mapping[str, Any]) -> dict[str, Any]:
+        """A draft by original names and values, as the page holds it."""
+        return {self.name(name): self.value(name, value) for name, value in draft.items()}
+
+    def read(self, draft: Mapping[str, Any]) -> dict[str, Any]:
+        """The page's draft with the original names and values back (a half-typed input stays as sent)."""
+        out: dict[str, Any] = {}
+        for key, value in draft.items():
+            name = self.names.original(key) if isinstance(key, str) else key
+            table = self._values.get(name)
+            if table is not None and isinstance(value, str):
+                value = table.original(value)
+            elif table is not None and isinstance(value, list):
+                value = [table.original(v) if isinstance(v, str) else v for v in value]
+            out[name] = value
+        return out
+
+    def errors(self, errors: Mapping[str, list[str]]) -> dict[str, list[str]]:
+        """Messages keyed by the page's names, their text safe to show (they may quote a value)."""
+        return {(self.name(name) if name else name): [visible_controls(m) for m in messages]
+                for name, messages in errors.items()}
 
 
 def field_kind(field: Field) -> str:
@@ -60,10 +107,11 @@ def _bound(value: float | None) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-def field_spec(field: Field) -> dict[str, Any]:
+def field_spec(field: Field, page: FormPage | None = None) -> dict[str, Any]:
+    page = page or FormPage()
     kind = field_kind(field)
     spec: dict[str, Any] = {
-        "name": field.name,
+        "name": page.name(field.name),
         "kind": kind,
         "title": shown(field.label),
         "description": shown(field.description),
@@ -77,17 +125,18 @@ def field_spec(field: Field) -> dict[str, Any]:
             what = "a whole number" if kind == "integer" else "a number"
             spec["placeholder"] = f"{what}, {_bound(field.minimum) or '−∞'} to {_bound(field.maximum) or '∞'}"
     elif isinstance(field, UnsupportedField):
-        spec["note"] = shown(f"{field.name}: unsupported field type {field.type_name}")
+        spec["note"] = visible_controls(f"{field.name}: unsupported field type {field.type_name}")
     return spec
 
 
-def companion_spec(question: FormQuestion) -> dict[str, Any]:
+def companion_spec(question: FormQuestion, page: FormPage | None = None) -> dict[str, Any]:
     """The text box's label says what its text does (replace the pick, annotate it, or add to the
     picks), in one line (docs/design.md, 'Answer composition'). The agent's own words for an
     Other box go inside it, as its placeholder, not as more lines saying the same; a note box
     keeps the agent's name for it (codex's "Additional answer or note") under its label."""
     custom = question.custom
     assert custom is not None
+    page = page or FormPage()
     agent_words = custom.description or (custom.title if custom.title not in (None, "Other") else None)
     description: str | None = None
     if question.is_note and not question.multi:
@@ -99,35 +148,42 @@ def companion_spec(question: FormQuestion) -> dict[str, Any]:
         mode, title, placeholder = "add", custom.title or "Other", custom.description or "Type your own answer"
     if custom.pattern_warning:  # the box's pattern cannot be checked: say so where the box is
         description = f"{description} ⚠ {custom.pattern_warning}" if description else f"⚠ {custom.pattern_warning}"
-    return {"name": custom.name, "title": shown(title), "description": shown(description),
+    return {"name": page.name(custom.name), "title": shown(title), "description": shown(description),
             "placeholder": shown(placeholder), "mode": mode}
 
 
-def question_spec(question: FormQuestion, *, lone: bool = False) -> dict[str, Any]:
+def question_spec(question: FormQuestion, page: FormPage | None = None, *, lone: bool = False) -> dict[str, Any]:
     """One choice question. An untitled question that is the form's only item gets no title: the
     message above it already asks it, and a heading made from the property name would only add noise."""
+    page = page or FormPage()
     choice, custom = question.choice, question.custom
     return {
-        "name": choice.name,
+        "name": page.name(choice.name),
         "kind": "choice",
         "title": shown(choice.title if lone else choice.label),
         "description": shown(choice.description),
         "required": question.required,
         "multi": choice.multi,
         "options": [
-            {"value": o.value, "label": shown(o.label), "description": shown(o.description),
+            # an untitled value is its own label: shown as its page string, so two values that
+            # read alike once cleaned are still told apart ("opt � one", "opt � one (2)")
+            {"value": page.value(choice.name, o.value),
+             "label": page.value(choice.name, o.value) if o.label == o.value else shown(o.label),
+             "description": shown(o.description),
              "preview": shown(o.preview), "recommended": o.recommended}
             for o in choice.options
         ],
-        "custom": None if custom is None else companion_spec(question),
+        "custom": None if custom is None else companion_spec(question, page),
         "min_items": choice.min_items,
         "max_items": choice.max_items,
     }
 
 
-def fields_spec(form: Form) -> list[dict[str, Any]]:
+def fields_spec(form: Form, page: FormPage | None = None) -> list[dict[str, Any]]:
+    """Every item's spec; ``page``: the card's names and values table (a new one if not given)."""
+    page = page or FormPage()
     lone = len(form.items) == 1
-    return [question_spec(item, lone=lone) if isinstance(item, FormQuestion) else field_spec(item)
+    return [question_spec(item, page, lone=lone) if isinstance(item, FormQuestion) else field_spec(item, page)
             for item in form.items]
 
 

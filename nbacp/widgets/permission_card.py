@@ -17,6 +17,7 @@ from typing import Any
 
 from acp.schema import AllowedOutcome, DeniedOutcome, PermissionOption, RequestPermissionResponse, ToolCallUpdate
 
+from nbacp.render.page_text import PageText
 from nbacp.render.permission import permission_spec, shown
 from nbacp.widgets.card import Card
 
@@ -25,8 +26,11 @@ from nbacp.widgets.card import Card
 BUTTON_STYLES = {"allow_once": "primary"}
 
 
-def card_spec(tool_call: ToolCallUpdate, options: Sequence[PermissionOption], agent: str | None) -> dict[str, Any]:
-    """The card's ``spec``: the permission body, its header and one action per option."""
+def card_spec(
+    tool_call: ToolCallUpdate, options: Sequence[PermissionOption], agent: str | None, ids: PageText
+) -> dict[str, Any]:
+    """The card's ``spec``: the permission body, its header and one action per option (its id as
+    ``ids`` puts it on the page: an id that is not clean text still goes onto the comm)."""
     # rawInput/rawOutput stay Python values: pydantic refuses to serialise a 3,000-deep one, and
     # permission_spec bounds them itself (bounded_json).
     wire = tool_call.model_dump(mode="json", by_alias=True, exclude_none=True, exclude={"raw_input", "raw_output"})
@@ -36,7 +40,7 @@ def card_spec(tool_call: ToolCallUpdate, options: Sequence[PermissionOption], ag
     actions = [
         {
             "event": "option",
-            "data": {"option_id": row["id"]},
+            "data": {"option_id": ids.page(row["id"])},
             "label": row["label"],
             "style": BUTTON_STYLES.get(row["kind"], "default"),
             "hint": f"{row['hint']} ({row['kind']})" if row["kind"] else row["hint"],
@@ -59,14 +63,16 @@ class PermissionCard(Card[RequestPermissionResponse]):
         *,
         agent: str | None = None,
     ) -> None:
-        super().__init__(card_spec(tool_call, options, agent), _dom_classes=("nbacp-permission-card",))
+        self._ids = PageText()  # option ids as the page holds them, and back
+        super().__init__(card_spec(tool_call, options, agent, self._ids), _dom_classes=("nbacp-permission-card",))
         self.tool_call = tool_call
         self.options = list(options)
         self.agent = agent
 
     def choose(self, option_id_or_label: str) -> bool:
         """Pick an option by id or by its label, through the handler a click's message runs."""
-        return self._handle({"event": "option", "option_id": self._find(option_id_or_label).option_id})
+        option_id = self._ids.page(self._find(option_id_or_label).option_id)  # as the button sends it
+        return self._handle({"event": "option", "option_id": option_id})
 
     def _find(self, key: str) -> PermissionOption:
         for option in self.options:
@@ -81,6 +87,7 @@ class PermissionCard(Card[RequestPermissionResponse]):
 
     def _action(self, event: str, content: Mapping[str, Any]) -> bool:
         option_id = content.get("option_id")
+        option_id = self._ids.original(option_id) if isinstance(option_id, str) else option_id
         option = next((o for o in self.options if o.option_id == option_id), None) if event == "option" else None
         if option is None:  # a stale or foreign page: say so on the card, answer nothing
             self.errors = {"": [f"Not an action of this card: {event!r} {option_id!r}."]}

@@ -34,11 +34,9 @@ def html_view(sanitized: str) -> widgets.HTML:
 
 
 def close_all(items: tuple[widgets.Widget, ...] | list[widgets.Widget]) -> None:
-    """Close replaced widgets, and the children of boxes among them, so their models leave the page."""
-    for item in items:
-        if isinstance(item, widgets.Box):
-            close_all(list(item.children))
-        item.close()
+    """Close replaced widgets, the children of boxes among them and their own layout and style
+    models, so their models leave the page and ipywidgets' registry (shared models stay)."""
+    shared.close_tree(items)
 
 
 class Block:
