@@ -7,6 +7,7 @@ The same scripted peer runs in process and over stdio.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ def _answer(card: Any) -> None:
         card.pick("colour", "blue")
         card.accept()
     elif isinstance(card, UrlConsentCard):
-        card.press("open")
+        card.consent()
 
 
 @VIA
@@ -41,7 +42,8 @@ async def test_the_old_elicitation_names_are_answered_in_their_old_shape(via: st
     ]}
     async with nbacp.connect(target(script, via, tmp_path), answers=_answer) as conn:
         session = await conn.new_session()
-        result = await session.prompt("go")
+        async with asyncio.timeout(60):  # a card left to a person would wait forever
+            result = await session.prompt("go")
         (url_card,) = [c for c in conn.client.questions.url_cards.values()] or [None]
         log = list(conn.log or [])
     assert report(result.text)["replies"] == [
@@ -57,5 +59,6 @@ async def test_the_current_names_are_unchanged(via: str, tmp_path: Path) -> None
     script = {"prompt": [["request", "elicitation/create", {"sessionId": "scripted", "mode": "form",
                                                             "message": "Which colour?", "requestedSchema": SCHEMA}]]}
     async with nbacp.connect(target(script, via, tmp_path), answers=_answer) as conn:
-        result = await (await conn.new_session()).prompt("go")
+        async with asyncio.timeout(60):
+            result = await (await conn.new_session()).prompt("go")
     assert report(result.text)["replies"] == [{"action": "accept", "content": {"colour": "blue"}}]
