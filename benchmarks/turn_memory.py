@@ -31,7 +31,6 @@ from acp.schema import (
 from benchmarks.agent_base import BenchAgent
 from benchmarks.roundtrip import BareClient, bare_session
 
-
 WARM_CHUNKS = 1_000
 
 

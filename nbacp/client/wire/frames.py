@@ -16,8 +16,8 @@ traceback and drops the line. Two cases need more than that:
 ``install`` swaps the connection's transport for ``SafeFrames`` around the SDK's own reader
 (or the websocket transport's ``read_line``), so framing, buffering and EOF stay the transport's.
 ``install_paced`` wraps any transport (in-process, stdio, websocket) in ``Paced``: a pass of
-the event loop after every few messages received (each one after a slow batch), and the agent's raw strings put back in each
-message sent (``nbacp.client.wire.ledger``).
+the event loop after every few messages received (each one after a slow batch), and the
+agent's raw strings put back in each message sent (``nbacp.client.wire.ledger``).
 """
 
 from __future__ import annotations

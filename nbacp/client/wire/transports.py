@@ -1,4 +1,4 @@
-"""The three transports ``connect()`` opens: the bounded memory pair (in-process), stdio (a command), websocket (acpremote).
+"""The three transports ``connect()`` opens: bounded in-process links, stdio (a command), websocket (acpremote).
 
 Each returns the SDK's ``ClientSideConnection`` with ACP's unstable routes on (``elicitation/create``
 lives there in SDK 0.12) and registers its own teardown on the connection's exit stack.
