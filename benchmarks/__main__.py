@@ -82,6 +82,9 @@ def run_streaming(sizes: list[int], budget: float) -> None:
                 f"{n:>7} {run.view:<11} {run.chunks_in:>9} {run.messages_out:>8} {run.updates_out:>8} "
                 f"{run.bytes_out:>11,} {run.cpu:>7.2f} {run.per_chunk_us:>9.1f} {bound + f'{ratio:.1f}x':>10}{cut}"
             )
+    print("\nthe whole path: an in-process agent through nbacp.connect (link, guard, client, log, transcript)")
+    for n in sizes:
+        print(f"  {n:>7} chunks: {streaming.run_connected(n):>7.1f} us/chunk")
     if len(sizes) >= 2:
         small, large = min(sizes), max(sizes)
         print(f"\nscaling: cost per chunk at {large} chunks / at {small} chunks (1.0 = linear total cost)")

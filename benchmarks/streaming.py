@@ -109,3 +109,25 @@ def run_naive(n: int, burst: int = 10, budget: float = 10.0) -> Run:
         got, complete = asyncio.run(main())
         cpu = time.process_time() - start
     return Run("naive", n, got, tally.messages, tally.updates, tally.bytes, cpu, complete)
+
+
+def run_connected(n: int) -> float:
+    """Kernel CPU microseconds per chunk of the whole path: an in-process agent streams ``n``
+    chunks through ``nbacp.connect`` (link, guard, client, update log, transcript), after a
+    1,000-chunk warm-up turn. The comms are counted, not sent, as for the views above."""
+    import nbacp
+    from benchmarks.turn_memory import ChunkingAgent
+
+    async def main() -> float:
+        async with nbacp.connect(ChunkingAgent(n)) as conn:
+            session = await conn.new_session()
+            await session.prompt("warm up")
+            start = time.process_time()
+            result = await session.prompt("go")
+            cpu = time.process_time() - start
+            if len(result.updates) != n:
+                raise AssertionError(f"{len(result.updates)} updates, expected {n}")
+            return 1e6 * cpu / n
+
+    with counting_comms():
+        return asyncio.run(main())

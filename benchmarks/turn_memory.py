@@ -1,9 +1,13 @@
 """Memory of one long turn: N agent message chunks through nbacp against a client that drops them.
 
 Each client runs in a fresh interpreter (``python -m benchmarks.turn_memory CLIENT N``) so that
-resident set sizes are comparable: the figure is RSS after the turn (the result still held)
-minus RSS before the prompt. The baseline is a bare ``acp.Client`` whose ``session_update``
-returns at once: what the transport and the SDK cost by themselves.
+resident set sizes are comparable: the figures are the peak RSS during the turn and the RSS
+after it (the result still held), each minus RSS before the prompt. The warm-up turn is short
+(``WARM_CHUNKS``): a warm-up as long as the turn would leave its own peak in the heap, and a
+client that queued the whole turn would then show nothing. The peak is the kernel's high-water
+mark (``VmHWM``), reset before the turn through ``/proc/self/clear_refs``. The baseline is a
+bare ``acp.Client`` whose ``session_update`` returns at once: what the transport and the SDK
+cost by themselves.
 
 Also: the ``children`` widget ids the transcript re-sends per sealed piece of a long message
 (bytes per seal should not grow with the pieces sealed before it).
@@ -27,25 +31,37 @@ from acp.schema import (
 from benchmarks.agent_base import BenchAgent
 from benchmarks.roundtrip import BareClient, bare_session
 
+WARM_CHUNKS = 1_000
 
-def rss() -> int:
-    """This process's resident set size in bytes (Linux)."""
+
+def rss(key: str = "VmRSS") -> int:
+    """This process's resident set size in bytes (Linux); ``key="VmHWM"``: its peak."""
     with open("/proc/self/status", encoding="ascii") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
+            if line.startswith(key + ":"):
                 return int(line.split()[1]) * 1024
-    raise RuntimeError("no VmRSS in /proc/self/status")
+    raise RuntimeError(f"no {key} in /proc/self/status")
+
+
+def reset_peak() -> None:
+    """Start the peak (``VmHWM``) again from the current RSS (Linux 4.0+)."""
+    with open("/proc/self/clear_refs", "w", encoding="ascii") as refs:
+        refs.write("5")
 
 
 class ChunkingAgent(BenchAgent):
-    """Each prompt streams ``n`` small agent message chunks, then ends the turn."""
+    """The first prompt (the warm-up) streams ``WARM_CHUNKS``, each later one ``n`` small agent
+    message chunks, then ends the turn; it yields to the event loop every 100 chunks, as a fast
+    agent in the kernel does, so only the transport can make it wait."""
 
     def __init__(self, n: int) -> None:
         super().__init__()
         self.n = n
+        self.turns = 0
 
     async def prompt(self, prompt: list[Any], session_id: str, **kwargs: Any) -> PromptResponse:
-        for i in range(self.n):
+        self.turns += 1
+        for i in range(min(self.n, WARM_CHUNKS) if self.turns == 1 else self.n):
             text = f"word{i % 10} " if i % 50 else "\n\n"
             chunk = AgentMessageChunk(session_update="agent_message_chunk", content=TextContentBlock(type="text",
                                                                                                       text=text))
@@ -55,7 +71,7 @@ class ChunkingAgent(BenchAgent):
         return PromptResponse(stop_reason="end_turn")
 
 
-async def _nbacp(n: int, *, keep: bool = True) -> tuple[int, int]:
+async def _nbacp(n: int, *, keep: bool = True) -> tuple[int, int, int]:
     import nbacp
     from benchmarks.comms import counting_comms
     from nbacp.updates import UpdateLog
@@ -67,15 +83,16 @@ async def _nbacp(n: int, *, keep: bool = True) -> tuple[int, int]:
         async with nbacp.connect(ChunkingAgent(n)) as conn:
             session = await conn.new_session()
             await session.prompt("warm up")  # imports and first-use caches
+            reset_peak()
             before = rss()
             result = await session.prompt("go")
-            after = rss()
+            after, peak = rss(), rss("VmHWM")
             if keep and len(result.updates) < n:
                 raise AssertionError(f"{len(result.updates)} updates in the result, expected {n}")
-    return before, after
+    return before, after, peak
 
 
-async def _drop(n: int) -> tuple[int, int]:
+async def _drop(n: int) -> tuple[int, int, int]:
     async def nothing(session_id: str, update: Any, **kwargs: Any) -> None:
         return None
 
@@ -84,19 +101,20 @@ async def _drop(n: int) -> tuple[int, int]:
     agent = ChunkingAgent(n)
     async with bare_session(agent, client) as (conn, session_id):  # type: ignore[arg-type]
         await conn.prompt(session_id=session_id, prompt=[])
+        reset_peak()
         before = rss()
         await conn.prompt(session_id=session_id, prompt=[])
-        after = rss()
-    return before, after
+        after, peak = rss(), rss("VmHWM")
+    return before, after, peak
 
 
 def _child(client: str, n: int) -> None:
     if client in ("nbacp", "nbacp-drop"):
         # the first turn is the warm-up; measure the second, as the baseline does
-        before, after = asyncio.run(_nbacp(n, keep=client == "nbacp"))
+        before, after, peak = asyncio.run(_nbacp(n, keep=client == "nbacp"))
     else:
-        before, after = asyncio.run(_drop(n))
-    print(json.dumps({"before": before, "after": after}))
+        before, after, peak = asyncio.run(_drop(n))
+    print(json.dumps({"before": before, "after": after, "peak": peak}))
 
 
 @dataclass
@@ -105,10 +123,17 @@ class Growth:
     n: int
     before: int
     after: int
+    peak: int
 
     @property
     def grown(self) -> int:
-        return max(self.after - self.before, 1)
+        """Peak RSS during the turn over RSS before it."""
+        return max(self.peak - self.before, 1)
+
+    @property
+    def kept(self) -> int:
+        """RSS after the turn (the result held) over RSS before it."""
+        return self.after - self.before
 
 
 def measure(client: str, n: int) -> Growth:
@@ -118,7 +143,7 @@ def measure(client: str, n: int) -> Growth:
     if out.returncode != 0:
         raise RuntimeError(f"turn_memory {client} {n} failed:\n{out.stderr[-3000:]}")
     data = json.loads(out.stdout.strip().splitlines()[-1])
-    return Growth(client, n, data["before"], data["after"])
+    return Growth(client, n, data["before"], data["after"], data["peak"])
 
 
 def stream_bytes(n: int) -> tuple[float, float]:
@@ -147,11 +172,12 @@ def stream_bytes(n: int) -> tuple[float, float]:
 
 def report(sizes: list[int]) -> None:
     print(
-        "turn memory: N agent message chunks in one turn, RSS growth over the turn (fresh process each);\n"
-        "'nbacp, drops' is nbacp with its update log switched off (the view alone), 'bare acp' a client\n"
-        "whose session_update does nothing; this/drop = nbacp's growth over the view-only baseline"
+        "turn memory: N agent message chunks in one turn from a fast in-process agent, RSS growth over\n"
+        "the turn (fresh process each): at its peak and after it; 'nbacp, drops' is nbacp with its update\n"
+        "log switched off (the view alone), 'bare acp' a client whose session_update does nothing;\n"
+        "this/drop = the peak growth over the view-only baseline's"
     )
-    header = f"{'chunks':>8} {'client':<15} {'rss growth':>12} {'bytes/chunk':>12} {'this/drop':>10}"
+    header = f"{'chunks':>8} {'client':<15} {'peak growth':>12} {'after':>12} {'bytes/chunk':>12} {'this/drop':>10}"
     print(header)
     print("-" * len(header))
     names = {"bare": "bare acp", "nbacp-drop": "nbacp, drops", "nbacp": "nbacp"}
@@ -159,7 +185,7 @@ def report(sizes: list[int]) -> None:
         bare, drop, ours = measure("bare", n), measure("nbacp-drop", n), measure("nbacp", n)
         for growth in (bare, drop, ours):
             print(
-                f"{n:>8} {names[growth.client]:<15} {growth.grown:>12,} "
+                f"{n:>8} {names[growth.client]:<15} {growth.grown:>12,} {growth.kept:>12,} "
                 f"{growth.grown / n:>12,.0f} {growth.grown / drop.grown:>9.1f}x"
             )
     print("\nstreaming one long message into a transcript: bytes sent per 1,000 chunks")

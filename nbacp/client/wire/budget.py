@@ -55,7 +55,7 @@ class Budget:
     def trim(self, holder: Any) -> list[str]:
         """Cut the lists an agent's reply or update holds (``holder``: a result, or an update) to
         their budgets, in place; one sentence per list that was cut."""
-        if not isinstance(holder, dict):
+        if not isinstance(holder, dict) or holder.keys().isdisjoint(_LISTS):  # a chunk, most often
             return []
         notes = [
             _cut(holder, "authMethods", self.max_auth_methods, "authentication methods"),
@@ -107,6 +107,10 @@ class Budget:
         if len(options) > self.max_options:
             return f"the request offers {len(options):,} options, over the budget of {self.max_options}"
         return None
+
+
+_LISTS = frozenset({"authMethods", "modes", "models", "configOptions", "availableCommands"})
+"""The keys ``Budget.trim`` looks under: a holder without any of them has nothing to cut."""
 
 
 def _cut(holder: Any, key: str, limit: int, what: str) -> str:

@@ -13,7 +13,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from acp._transport import NdjsonTransport, memory_transport_pair
+from acp._transport import NdjsonTransport
 
 __all__ = [
     "NdjsonTransport",
@@ -23,7 +23,6 @@ __all__ = [
     "has_json_rpc",
     "close",
     "json_rpc",
-    "memory_pair",
     "read_line",
     "replay_tracker",
     "send_request",
@@ -141,11 +140,6 @@ def _head(parts: list[bytes], keep: int) -> bytes:
 async def close(agent: Any) -> None:
     """Close the JSON-RPC connection under a typed connection (the in-process agent side)."""
     await json_rpc(agent).close()
-
-
-def memory_pair() -> tuple[Any, Any]:
-    """The SDK's in-process transport pair (private in SDK 0.12): the client end and the agent end."""
-    return memory_transport_pair()
 
 
 def replay_tracker(agent: Any) -> Any:

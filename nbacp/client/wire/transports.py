@@ -1,4 +1,4 @@
-"""The three transports ``connect()`` opens: the memory pair (in-process), stdio (a command), websocket (acpremote).
+"""The three transports ``connect()`` opens: bounded in-process links, stdio (a command), websocket (acpremote).
 
 Each returns the SDK's ``ClientSideConnection`` with ACP's unstable routes on (``elicitation/create``
 lives there in SDK 0.12) and registers its own teardown on the connection's exit stack.
@@ -15,7 +15,7 @@ from acp.agent.connection import AgentSideConnection
 from acp.client.connection import ClientSideConnection
 from acp.interfaces import Client
 
-from nbacp.client.wire import process, sdk_compat, sdk_connection, ws_link
+from nbacp.client.wire import memory_link, process, sdk_compat, sdk_connection, ws_link
 from nbacp.errors import ConnectError
 
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
@@ -23,7 +23,8 @@ MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 
 
 def memory(client: Client, agent_obj: Any, stack: contextlib.AsyncExitStack) -> ClientSideConnection:
-    client_end, agent_end = sdk_connection.memory_pair()
+    """The agent object runs in this kernel, linked by bounded in-process links (``memory_link``)."""
+    client_end, agent_end = memory_link.memory_pair()
     agent_side = AgentSideConnection(agent_obj, agent_end, use_unstable_protocol=True)  # resume, fork, close
     conn = ClientSideConnection(client, client_end, use_unstable_protocol=True)
     stack.push_async_callback(sdk_connection.close, agent_side)

@@ -58,6 +58,6 @@ class Cards:
         card = block.answered(summary)
         if card is None:
             return
-        self.frames.relayout()
+        self.frames.relayout(block)
         self.frames.flush()  # the page has the line before the card's model goes
         card.close()

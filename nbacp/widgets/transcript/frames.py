@@ -3,8 +3,10 @@
 Changes only mark blocks; widgets change in frames, at most one per ``FRAME`` seconds per
 transcript, so a fast agent cannot flood the front end and a long message costs linear time
 overall (see ``nbacp.render.stream``). Without a running event loop each change renders at
-once, since nothing would run a later frame. The shown blocks are grouped in pages of
-``PAGE``, so adding a block (a card) re-sends one page's ids, not every block's.
+once, since nothing would run a later frame. The blocks are grouped in pages of ``PAGE``, so
+adding a block (a card) re-sends one page's ids, not every block's, and a frame lays out only
+the pages whose blocks changed (a turn of 1,000 cards used to validate every shown widget of
+every page twice per card: quadratic).
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ FRAME = 0.05
 """Seconds between two frames of one transcript."""
 PAGE = 32
 """Blocks per page: the transcript's children are pages of blocks, so adding a block (a card)
-re-sends one page's ids, not every block's (docs/notebooks.md, 'What a card costs')."""
+re-sends one page's ids, not every block's (docs/notebooks.md, 'What a card costs'). A page
+shows the widgets of its blocks that have one."""
 
 
 class Frames:
@@ -36,8 +39,9 @@ class Frames:
         self._due = self.render if due is None else due
         self.count = 0  # how many frames changed the view (for tests and benchmarks)
         self._blocks: list[Block] = []
+        self._index: dict[int, int] = {}  # id(block) -> its place in _blocks
         self._dirty: dict[int, Block] = {}
-        self._layout_dirty = False
+        self._stale: set[int] = set()  # pages to lay out again in the next frame
         self._handle: asyncio.TimerHandle | None = None
         self._last_frame: float | None = None
         self._pages: list[widgets.VBox] = []
@@ -45,25 +49,33 @@ class Frames:
     # -- changes -----------------------------------------------------------------------
     def append(self, block: Block) -> None:
         """Show ``block`` after every block so far (from the next frame)."""
+        self._index[id(block)] = len(self._blocks)
         self._blocks.append(block)
         self.mark(block)
-        self._layout_dirty = True
+        self._stale.add(self._index[id(block)] // PAGE)
 
     def mark(self, block: Block) -> None:
-        """``block`` changed: the next frame renders it (and lays out again if it has no widget yet)."""
+        """``block`` changed: the next frame renders it (and lays out its page if it has no widget yet)."""
         self._dirty[id(block)] = block
         if block.widget is None:
-            self._layout_dirty = True
+            self.relayout(block)
 
     def remove(self, block: Block) -> None:
-        """Stop showing ``block`` (from the next frame)."""
-        self._blocks.remove(block)
+        """Stop showing ``block`` (from the next frame): the blocks after it move up a place."""
+        at = self._index.pop(id(block))
+        del self._blocks[at]
+        for i in range(at, len(self._blocks)):
+            self._index[id(self._blocks[i])] = i
         self._dirty.pop(id(block), None)
-        self._layout_dirty = True
+        self._stale.update(range(at // PAGE, len(self._pages) + 1))
 
-    def relayout(self) -> None:
-        """A block's widget was replaced: the next frame lays the pages out again."""
-        self._layout_dirty = True
+    def relayout(self, block: Block | None = None) -> None:
+        """``block``'s widget was replaced (None: any block's): the next frame lays its page out again."""
+        at = None if block is None else self._index.get(id(block))
+        if at is None:
+            self._stale.update(range(len(self._pages) + 1))
+        else:
+            self._stale.add(at // PAGE)
 
     # -- frames ----------------------------------------------------------------------
     def schedule(self) -> None:
@@ -91,15 +103,15 @@ class Frames:
         if self._handle is not None:
             self._handle.cancel()
             self._handle = None
-        if not self._dirty and not self._layout_dirty:
+        if not self._dirty and not self._stale:
             return
         dirty, self._dirty = list(self._dirty.values()), {}
         with self.host.hold_sync():
             for block in dirty:
                 block.render()
-            if self._layout_dirty:
-                self._layout_dirty = False
-                self._lay_out()
+            if self._stale:
+                stale, self._stale = sorted(self._stale), set()
+                self._lay_out(stale)
         self.count += 1
         try:
             self._last_frame = asyncio.get_running_loop().time()
@@ -112,16 +124,23 @@ class Frames:
         """The blocks' widgets in order (the host's children are pages of them)."""
         return tuple(w for page in self._pages for w in page.children)
 
-    def _lay_out(self) -> None:
-        """Put the blocks' widgets into pages of ``PAGE``; only a page whose list changed is
-        re-sent (traitlets skips an equal tuple), so an appended card costs one page's ids."""
-        shown = [b.widget for b in self._blocks if b.widget is not None]
-        groups = [tuple(shown[i : i + PAGE]) for i in range(0, len(shown), PAGE)]
-        while len(self._pages) < len(groups):
+    def _lay_out(self, stale: list[int]) -> None:
+        """Set the children of the ``stale`` pages (page k shows blocks ``k * PAGE`` on); only a
+        page whose list changed is assigned (and re-sent), so an appended card costs one page's
+        ids and a frame costs the pages it touched, not the whole transcript."""
+        count = -(-len(self._blocks) // PAGE)
+        before = len(self._pages)
+        while len(self._pages) < count:
             self._pages.append(widgets.VBox(layout=shared.layout(), _dom_classes=("nbacp-page",)))
-        for page, group in zip(self._pages, groups, strict=False):
-            page.children = group
-        for page in self._pages[len(groups):]:
+        for k in stale:
+            if k >= count:
+                break
+            group = tuple(w for b in self._blocks[k * PAGE : (k + 1) * PAGE] if (w := b.widget) is not None)
+            page = self._pages[k]
+            if page.children != group:
+                page.children = group
+        for page in self._pages[count:]:
             page.close()
-        del self._pages[len(groups):]
-        self.host.children = tuple(self._pages)
+        del self._pages[count:]
+        if len(self._pages) != before or len(self.host.children) != len(self._pages):
+            self.host.children = tuple(self._pages)
