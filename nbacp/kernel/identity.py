@@ -15,7 +15,10 @@ _KERNEL_FILE = re.compile(r"kernel-(?P<id>[0-9a-fA-F-]{8,})\.json$")
 
 def kernel_id() -> str | None:
     """The id of the kernel this code runs in, or None (plain Python, or a connection file of another name)."""
-    if "ipykernel" not in sys.modules:
+    # A running kernel has imported its app already. Importing it here when it was not would
+    # swap the comm package's global functions for ipykernel's (ipykernel.ipkernel does so on
+    # import), stranding every widget comm made before: they could no longer be closed.
+    if "ipykernel.kernelapp" not in sys.modules:
         return None
     from ipykernel.kernelapp import IPKernelApp
 
