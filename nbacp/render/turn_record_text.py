@@ -20,6 +20,11 @@ from typing import Any
 
 from nbacp.render.safe_text import no_math_markdown, safe_text
 from nbacp.render.tool_calls import ActivityLog, call_line, plan_line, within_budget
+from nbacp.render.turn_events import TurnEvents
+
+CHILD_ACTIVITY_BUDGET = 8 * 1024
+"""Characters of one subagent's tool calls in the record."""
+SUMMARY_LINES = 40
 
 _PUNCT = re.compile("([" + re.escape(string.punctuation) + "])")
 _LEAD = re.compile(r"^[ \t]+")
@@ -65,7 +70,7 @@ def _markdown_lines(text: str) -> str:
 
 
 def _activity_text(
-    activity: ActivityLog | None, indent: str = "  ", form: Callable[[str], str] = str
+    activity: ActivityLog | None, indent: str = "  ", form: Callable[[str], str] = str, budget: int = 48 * 1024
 ) -> Iterator[str]:
     """The tool calls (bounded, measured in the form ``form`` gives them) and the plan, as lines."""
     if activity is None:
@@ -85,7 +90,7 @@ def _activity_text(
                     lines.extend(f"{indent}    | {line}" for line in output)
                 yield form("\n".join(lines))
 
-        kept, more = within_budget(rendered(), len(activity.calls))
+        kept, more = within_budget(rendered(), len(activity.calls), budget)
         yield from kept
         if more:
             yield form(indent + more)
@@ -97,19 +102,45 @@ def _activity_text(
         yield from (form(indent + line) for line in activity.plan_text.strip().split("\n")[:50])
 
 
+def events_lines(events: TurnEvents | None, form: Callable[[str], str] = str) -> Iterator[str]:
+    """Notices, compactions and each subagent (nested: its text, tool calls, lines), bounded."""
+    if not events:
+        return
+    yield from (form(notice.line()) for notice in events.notices)
+    for compaction in events.compactions.values():
+        yield form(compaction.line())
+        summary = compaction.summary.strip().split("\n")[:SUMMARY_LINES]
+        if summary and summary[0]:
+            yield form("\n".join(f"    {line}" for line in summary))
+    for child in events.children.values():
+        yield form(child.heading())
+        if child.description:
+            yield form(f"    {child.description}")
+        text = child.text().strip()
+        if text:
+            yield form("\n".join(f"    {line}" for line in text.split("\n")))
+        yield from _activity_text(child.activity, "      ", lambda line: form("    " + line), CHILD_ACTIVITY_BUDGET)
+        yield from (form(f"    {line}") for line in child.lines_of()[:50])
+    yield from (form(line) for line in events.dropped_lines())
+
+
 def record_markdown(
     prompt: str,
     text: str,
     answers: Iterable[Any],
     stop_reason: str | None,
     activity: ActivityLog | None = None,
+    events: TurnEvents | None = None,
 ) -> str:
-    """The widget-free record of one turn (prompt, agent text, tool calls, answers, stop)."""
+    """The widget-free record of one turn (prompt, agent text, tool calls, events, answers, stop)."""
     parts = ["**You:**", inert_markdown(prompt) or "*(empty prompt)*", "**Agent:**"]
     parts.append(inert_markdown(text) or "*(no message text)*")
     lines = list(_activity_text(activity, "", _markdown_lines))
     if lines:
         parts.append("  \n".join(lines))
+    nested = list(events_lines(events, _markdown_lines))
+    if nested:
+        parts.append("  \n".join(nested))
     for answer in answers:
         label, shown = answer_labels(answer[0])
         parts.append(f"**{label}:** {inert_markdown(answer[1])}  \n**{shown}:** {inert_markdown(verdict(answer))}")
@@ -124,10 +155,12 @@ def record_text(
     answers: Iterable[Any],
     stop_reason: str | None,
     activity: ActivityLog | None = None,
+    events: TurnEvents | None = None,
 ) -> str:
     """The same record as plain text, for ``text/plain`` (terminals, nbval's stored outputs)."""
     lines = [f"You: {prompt.strip()}", f"Agent: {text.strip() or '(no message text)'}"]
     lines.extend(_activity_text(activity))
+    lines.extend(events_lines(events))
     for answer in answers:
         label, shown = answer_labels(answer[0])
         lines.append(f"{label}: {answer[1].strip()}\n  {shown}: {verdict(answer).strip()}")
