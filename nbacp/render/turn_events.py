@@ -120,6 +120,8 @@ class ChildRecord:
             self.state = state["state"]
             self.stop_reason = ""
             stop = state.get("stopReason")
+            if stop == "error" and isinstance(state.get("error"), dict):
+                stop = state["error"]
             if isinstance(stop, str):
                 self.stop_reason = one_line(stop, 80)
             elif isinstance(stop, dict):  # {"error": {code, message}} or a typed object

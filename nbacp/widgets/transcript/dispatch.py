@@ -141,8 +141,7 @@ class Dispatch:
         if self._session_facts is not None and self._session_facts(update):
             return
         raw = raw_update(update)
-        if raw is not None:
-            self.record.agent_text.interrupt()
+        if raw is not None:  # shown apart from the agent's message, which the record keeps whole
             self.close_message()
             if not self.events.take(raw):
                 self._unsupported_line(update)
