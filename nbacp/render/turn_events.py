@@ -21,6 +21,8 @@ MAX_COMPACTIONS = 16
 """Compaction blocks per turn; later compaction ids are counted."""
 SUMMARY_CHARS = 20_000
 """Characters of one compaction's summary kept (shown and recorded)."""
+RECORD_SUMMARY_CHARS = 4_000
+"""Characters of one compaction's summary in the record (its first 40 lines at most)."""
 RECORD_CHILD_CHARS = 8_000
 """Characters of one subagent's message text in the record."""
 SEVERITIES = ("info", "warning", "error")
@@ -89,6 +91,11 @@ class Compaction:
     def add_summary(self, text: str) -> None:
         """A ``compaction_summary_chunk``."""
         self.summary = (self.summary + text)[:SUMMARY_CHARS]
+
+    def record_summary(self) -> str:
+        """What the record keeps of the summary: its first 40 lines, at most ``RECORD_SUMMARY_CHARS``."""
+        head = "\n".join(self.summary.strip().split("\n")[:40])
+        return head if len(head) <= RECORD_SUMMARY_CHARS else head[: RECORD_SUMMARY_CHARS - 1] + "…"
 
     def line(self) -> str:
         status = COMPACTION_STATUS.get(self.status, one_line(self.status, 40))

@@ -19,7 +19,7 @@ from typing import Any
 from nbacp.render.markdown import render_markdown
 from nbacp.render.tool_calls import GLYPH, ActivityLog, ToolCallSummary, plan_line, within_budget
 from nbacp.render.turn_events import TurnEvents
-from nbacp.render.turn_record_text import CHILD_ACTIVITY_BUDGET, SUMMARY_LINES, answer_labels, verdict
+from nbacp.render.turn_record_text import CHILD_ACTIVITY_BUDGET, answer_labels, verdict
 
 NO_MATH_CLASSES = "tex2jax_ignore mathjax_ignore"
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -84,7 +84,7 @@ def events_html(events: TurnEvents | None) -> Iterator[str]:
     for notice in events.notices:
         yield f'<p class="nbacp-record-notice nbacp-notice-{notice.severity}">{_text(notice.line())}</p>'
     for compaction in events.compactions.values():
-        summary = "\n".join(compaction.summary.strip().split("\n")[:SUMMARY_LINES])
+        summary = compaction.record_summary()
         body = f"<pre>{_text(summary)}</pre>" if summary else ""
         yield (f'<details class="nbacp-record-compaction"><summary>{_text(compaction.line())}</summary>'
                f"{body}</details>")

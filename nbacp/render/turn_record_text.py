@@ -24,7 +24,6 @@ from nbacp.render.turn_events import TurnEvents
 
 CHILD_ACTIVITY_BUDGET = 8 * 1024
 """Characters of one subagent's tool calls in the record."""
-SUMMARY_LINES = 40
 
 _PUNCT = re.compile("([" + re.escape(string.punctuation) + "])")
 _LEAD = re.compile(r"^[ \t]+")
@@ -109,9 +108,9 @@ def events_lines(events: TurnEvents | None, form: Callable[[str], str] = str) ->
     yield from (form(notice.line()) for notice in events.notices)
     for compaction in events.compactions.values():
         yield form(compaction.line())
-        summary = compaction.summary.strip().split("\n")[:SUMMARY_LINES]
-        if summary and summary[0]:
-            yield form("\n".join(f"    {line}" for line in summary))
+        summary = compaction.record_summary()
+        if summary:
+            yield form("\n".join(f"    {line}" for line in summary.split("\n")))
     for child in events.children.values():
         yield form(child.heading())
         if child.description:
