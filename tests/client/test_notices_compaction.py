@@ -33,7 +33,8 @@ def update(payload: dict[str, Any]) -> list[Any]:
 
 
 def chunk(text: str) -> list[Any]:
-    return update({"sessionUpdate": "agent_message_chunk", "messageId": "m1", "content": {"type": "text", "text": text}})
+    content = {"type": "text", "text": text}
+    return update({"sessionUpdate": "agent_message_chunk", "messageId": "m1", "content": content})
 
 
 def notice(severity: str, title: str, description: str | None = None) -> list[Any]:

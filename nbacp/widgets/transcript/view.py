@@ -138,15 +138,24 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         """Take any session update; unknown or malformed ones become a compact line."""
         if self._owns_log:
             self._log.append(update)
-        if not self._subagents.take(update):
+        try:
+            taken = self._subagents.take(update)
+        except Exception:  # an odd update must never break the turn: the dispatch makes it one line
+            taken = False
+        if not taken:
             self._dispatch.take(update)
-            if isinstance(update, ToolCallStart | ToolCallProgress):
-                self._subagents.tool_shown(update.tool_call_id)
+            tool_call_id = getattr(update, "tool_call_id", None)
+            if isinstance(update, ToolCallStart | ToolCallProgress) and isinstance(tool_call_id, str):
+                self._subagents.tool_shown(tool_call_id)
         self._frames.schedule()
 
     def add_child(self, child_id: str, update: Any) -> None:
         """Take an update of a subagent session (its own id): shown in that child's block."""
-        self._subagents.take_child(child_id, update)
+        try:
+            self._subagents.take_child(child_id, update)
+        except Exception as error:  # an odd update must never break the turn
+            why = type(error).__name__
+            self._dispatch.line("unsupported:child", describe.clip(f"Unsupported subagent update ({why})"))
         self._frames.schedule()
 
     def add_child_card(self, child_id: str, card: widgets.Widget) -> None:
