@@ -66,6 +66,7 @@ class NotebookClient:
         self.surfaces = Surfaces()
         self.roots = Roots()
         self.subagents = Subagents()  # the children the agent announced, by session (docs/protocol.md)
+        self.roots.parent_of = self.subagents.parent_of  # a child reads and writes in its parent's folders
         self.questions = Questions(self.surfaces, answers, agent_name, self.subagents)
         self.session_updates = Updates(self.surfaces, self.subagents)
         self.files = Files(fs, self.roots, self.surfaces)

@@ -216,3 +216,15 @@ async def test_a_hostile_agent_cannot_open_unbounded_children_or_flood_one(tmp_p
     assert f"… {extra + 1} more subagent updates not shown (over the subagent bounds)" in t.record.text
     first = t.record.text.split("Subagent: child 0")[1].split("Subagent: child 1")[0]
     assert first.count("x") <= child_blocks.MAX_CHILD_UPDATES + 100 and len(t.record.text) < 400_000
+
+
+async def test_a_child_reads_in_its_parents_folders_and_an_unknown_session_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("hello from the parent's folder\n", encoding="utf-8")
+    read = {"path": str(tmp_path / "a.txt")}
+    turn = [announce("c1", "Explore"),
+            ["request", "fs/read_text_file", {"sessionId": "c1", **read}],
+            ["request", "fs/read_text_file", {"sessionId": "ghost", **read}]]
+    _, _, received = await run({"turns": [turn]}, tmp_path)
+    replies = [payload for kind, payload in received if kind == "reply"]
+    assert replies[0] == {"content": "hello from the parent's folder\n"}
+    assert "Unknown session 'ghost'" in replies[1]["message"]
