@@ -44,6 +44,8 @@ TRANSCRIPT_CSS = """
   margin-left: 1.5em;
   border-left: 2px solid var(--jp-border-color2, #ccc);
 }
+.nbacp-transcript .nbacp-subagent-running { border-left-color: var(--jp-brand-color1, #1976d2); }
+.nbacp-transcript .nbacp-subagent-requires_action { border-left-color: var(--jp-warn-color0, #9a5b00); }
 .nbacp-transcript .nbacp-compaction {
   border-left: 2px dashed var(--jp-border-color2, #ccc);
   padding-left: 0.5em;

@@ -51,6 +51,19 @@ def test_a_child_shown_before_its_tool_call_moves_under_it_when_the_call_comes()
     assert blocks(t) == ["tool:ls", "tool:grep", "tool:Task", "child:Subagent: Subagent · running"]
     t.add(announce("c1", "Explore"))
     assert blocks(t)[-1] == "child:Subagent: Explore · running"
+    (view,) = [w for w in t.shown if isinstance(w, widgets.Accordion)]
+    assert "nbacp-subagent-running" in view._dom_classes
+    t.add({"sessionUpdate": "subagent_update", "sessionId": "c1", "state": {"state": "requires_action"}})
+    assert "nbacp-subagent-requires_action" in view._dom_classes and "nbacp-subagent-running" not in view._dom_classes
+
+
+def test_a_child_known_by_its_tool_call_only_is_named_after_it_once_it_comes() -> None:
+    t = Transcript(prompt="p")
+    t.add(chunk("working", tool="toolu_task"))
+    assert blocks(t) == ["child:Subagent: Subagent · running"]
+    t.add(call("toolu_task", "Explore the data"))
+    assert blocks(t) == ["tool:Explore the data", "child:Subagent: Explore the data · running"]
+    assert "Subagent: Explore the data · running\n    working" in t.record_text()
 
 
 def test_a_childs_card_goes_in_its_block_and_an_unknown_childs_after_everything() -> None:
@@ -82,7 +95,7 @@ def test_children_placed_under_a_tool_call_on_an_earlier_page_keep_every_block_i
     t.add(call("other-task", "Other"))
     order = blocks(t)
     assert order[:2] == ["tool:Task", "child:Subagent: Task · running"]
-    assert order[-2:] == ["tool:Other", "child:Subagent: Subagent · running"]
+    assert order[-2:] == ["tool:Other", "child:Subagent: Other · running"]
     assert [b for b in order if b.startswith("tool:step")] == [f"tool:step{i}" for i in range(PAGE + 5)]
 
 

@@ -23,7 +23,7 @@ from typing import Any
 import ipywidgets as widgets
 from acp import schema
 
-from nbacp.render.turn_events import ChildRecord, TurnEvents, blocks_text, one_line
+from nbacp.render.turn_events import STATES, ChildRecord, TurnEvents, blocks_text, one_line
 from nbacp.widgets.transcript.blocks import Block, LineBlock, text_label
 from nbacp.widgets.transcript.cards import Cards
 from nbacp.widgets.transcript.dispatch import Dispatch
@@ -60,6 +60,7 @@ class ChildBlock(Block):
         self.messages: dict[str, str] = {}  # between sessions, by message id
         self.anchor: str | None = None  # the parent's tool call it is shown under
         self._title: str | None = None
+        self._state = ""
         self._description: widgets.Label | None = None
 
     def take(self, update: Any) -> None:
@@ -94,6 +95,12 @@ class ChildBlock(Block):
         if heading != self._title:
             self._title = heading
             self.widget.titles = (heading,)
+        state = f"nbacp-subagent-{self.record.state if self.record.state in STATES else 'unknown'}"
+        if state != self._state:  # the badge's colour (nbacp.widgets.text)
+            if self._state:
+                self.widget.remove_class(self._state)
+            self.widget.add_class(state)
+            self._state = state
         if self._description.value != self.record.description:
             self._description.value = self.record.description
         self.frames.render()
@@ -193,6 +200,8 @@ class Subagents:
         for block in self._waiting.pop(tool_call_id, []):
             if block.anchor is not None:
                 continue
+            if block.record.child_id.startswith("tool:"):
+                self._title_from(block.record, tool_call_id)
             self.frames.remove(block)
             self._place(block, tool_call_id)
 
@@ -219,13 +228,19 @@ class Subagents:
             return None
         record = ChildRecord(key)
         if key.startswith("tool:") and tool is not None:
-            started = self.parent.tool_block(tool)
-            record.title = one_line((started.state.get("title") if started else None) or "Subagent", 120)
+            self._title_from(record, tool)
         self.events.children[key] = record
         block = self.blocks[key] = ChildBlock(record, self.seal_at, self._due)
         self.parent.close_message()
         self._place(block, tool)
         return block
+
+    def _title_from(self, record: ChildRecord, tool: str) -> None:
+        """A child known only by its tool call is named after that call (when it has come)."""
+        started = self.parent.tool_block(tool)
+        title = started.state.get("title") if started is not None else None
+        if not record.title and isinstance(title, str) and title:
+            record.title = one_line(title, 120)
 
     def _anchor(self, block: ChildBlock, tool: str) -> None:
         """Put a child already shown under the tool call that started it (once)."""
