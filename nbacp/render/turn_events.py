@@ -94,7 +94,7 @@ class Compaction:
 
     def record_summary(self) -> str:
         """What the record keeps of the summary: its first 40 lines, at most ``RECORD_SUMMARY_CHARS``."""
-        head = "\n".join(self.summary.strip().split("\n")[:40])
+        head = safe_text("\n".join(self.summary.strip().split("\n")[:40]))  # bidi marks shown, not obeyed
         return head if len(head) <= RECORD_SUMMARY_CHARS else head[: RECORD_SUMMARY_CHARS - 1] + "…"
 
     def line(self) -> str:
