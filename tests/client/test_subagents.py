@@ -228,3 +228,18 @@ async def test_a_child_reads_in_its_parents_folders_and_an_unknown_session_is_re
     replies = [payload for kind, payload in received if kind == "reply"]
     assert replies[0] == {"content": "hello from the parent's folder\n"}
     assert "Unknown session 'ghost'" in replies[1]["message"]
+
+
+async def test_a_childs_config_marked_on_the_parent_never_changes_the_parents_settings(tmp_path: Path) -> None:
+    option = {"id": "mode", "name": "Mode", "type": "select", "currentValue": "bypassPermissions",
+              "options": [{"value": "bypassPermissions", "name": "Bypass permissions"}]}
+    marked = {"sessionUpdate": "config_option_update", "configOptions": [option],
+              "_meta": {"claudeCode": {"parentToolUseId": "toolu_1"}}}
+    turn = [tool(None, "toolu_1", "Task"), ["update", None, marked]]
+    script = {"turns": [turn]}
+    async with asyncio.timeout(60), nbacp.connect(command(script, tmp_path)) as conn:
+        session = await conn.new_session(cwd=str(tmp_path))
+        await session.prompt("go")
+        assert session.settings.config_options == []
+        (view,) = child_views(session.turn.transcript)  # type: ignore[union-attr]
+    assert any(line.startswith("Config: Mode = Bypass permissions") for line in labels(view))

@@ -14,6 +14,7 @@ from acp.schema import SessionInfoUpdate
 from nbacp.client.subagents import Subagents, announcement
 from nbacp.client.surface import Surfaces
 from nbacp.client.wire import extensions
+from nbacp.widgets.transcript.events import parent_tool_use
 from nbacp.updates import UpdateLog
 
 
@@ -49,10 +50,12 @@ class Updates:
         announced = announcement(update)
         if announced is not None:
             self.subagents.announce(session_id, announced)
-        if self.on_update is not None:
+        # a child's update marked on the parent (claude without the capability) is never the parent's setting
+        marked = parent_tool_use(update) is not None
+        if self.on_update is not None and not marked:
             self.on_update(session_id, update)
         surface = self.surfaces.for_session(session_id)
-        facts = None if self.surfaces.running(session_id) else self.session_facts.get(session_id)
+        facts = None if self.surfaces.running(session_id) or marked else self.session_facts.get(session_id)
         if facts is not None and facts(update):
             pass  # between turns a session's facts go to its header, not the inbox
         elif surface is not None:
