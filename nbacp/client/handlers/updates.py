@@ -14,8 +14,8 @@ from acp.schema import SessionInfoUpdate
 from nbacp.client.subagents import Subagents, announcement
 from nbacp.client.surface import Surfaces
 from nbacp.client.wire import extensions
-from nbacp.widgets.transcript.events import parent_tool_use
 from nbacp.updates import UpdateLog
+from nbacp.widgets.transcript.events import parent_tool_use
 
 
 class Updates:
