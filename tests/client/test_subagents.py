@@ -243,3 +243,22 @@ async def test_a_childs_config_marked_on_the_parent_never_changes_the_parents_se
         assert session.settings.config_options == []
         (view,) = child_views(session.turn.transcript)  # type: ignore[union-attr]
     assert any(line.startswith("Config: Mode = Bypass permissions") for line in labels(view))
+
+
+async def test_a_childs_question_is_a_form_in_its_block_headed_with_its_name(tmp_path: Path) -> None:
+    headers: list[str] = []
+
+    def answer(card: Any) -> None:
+        headers.append(card.spec["header"])
+        card.fill("colour", "blue")
+        card.accept()
+
+    schema = {"type": "object", "properties": {"colour": {"type": "string", "title": "Colour"}}}
+    question = {"sessionId": "c-explore", "mode": "form", "message": "Which colour?", "requestedSchema": schema}
+    turn = [announce("c-explore", "Explore"), ["request", "elicitation/create", question]]
+    t, _, received = await run({"turns": [turn]}, tmp_path, answers=answer)
+    assert headers == ["Explore asks"]
+    assert ["reply", {"action": "accept", "content": {"colour": "blue"}}] in received
+    (view,) = child_views(t.transcript)
+    assert any("blue" in line for line in labels(view))  # the answered form's line, in the child's block
+    assert "Question: Which colour?" in t.record.text
