@@ -51,7 +51,23 @@ def answer_labels(kind: str) -> tuple[str, str]:
         "permission": ("Permission", "Decision"),
         "url": ("Link", "Answer"),
         "auth": ("Sign-in", "Answer"),
+        "review": ("Cell edit", "Outcome"),
     }.get(kind, ("Question", "Answer"))
+
+
+MAX_EDIT_DIFF = 4_000
+"""Characters of one cell edit's diff the record keeps (as a tool call's output: 4 KB)."""
+
+
+def edit_diff(answer: Any) -> str:
+    """A cell edit's diff (folded in the record), bounded; "" for any other answer."""
+    value = getattr(answer, "value", None)
+    diff = value.get("diff") if getattr(answer, "kind", None) == "review" and isinstance(value, dict) else None
+    if not isinstance(diff, str) or not diff:
+        return ""
+    if len(diff) > MAX_EDIT_DIFF:
+        diff = diff[:MAX_EDIT_DIFF] + f"\n… ({len(diff) - MAX_EDIT_DIFF:,} more characters)"
+    return safe_text(diff)
 
 
 def verdict(answer: Any) -> str:
@@ -113,6 +129,8 @@ def record_markdown(
     for answer in answers:
         label, shown = answer_labels(answer[0])
         parts.append(f"**{label}:** {inert_markdown(answer[1])}  \n**{shown}:** {inert_markdown(verdict(answer))}")
+        if edit_diff(answer):
+            parts.append(_markdown_lines(edit_diff(answer)))
     ended = inert_markdown(stop_reason) if stop_reason else "not finished"
     parts.append(f"*Stop reason: {ended}*")
     return no_math_markdown("\n\n".join(parts))
@@ -131,6 +149,7 @@ def record_text(
     for answer in answers:
         label, shown = answer_labels(answer[0])
         lines.append(f"{label}: {answer[1].strip()}\n  {shown}: {verdict(answer).strip()}")
+        lines.extend("    " + line for line in edit_diff(answer).split("\n") if edit_diff(answer))
     lines.append(f"Stop reason: {stop_reason or 'not finished'}")
     return _CONTROL.sub("", safe_text("\n".join(lines)))
 

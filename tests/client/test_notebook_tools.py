@@ -1,0 +1,251 @@
+"""``notebook_read`` / ``notebook_edit`` through the real MCP server over a real ACP connection.
+
+The agent is ``McpAcpAgent`` (tests/support/mcp_acp_agent.py, in process and over stdio), which
+makes the tool calls a test names (``calls <JSON>``) and reports their MCP results. Review cards
+are answered by nbacp.answers scripts acting on the real cards. The notebook is
+``MemoryNotebook`` (tests/support/memory_notebook.py; why a stand-in: see there).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from typing import Any
+
+import pytest
+from support import SUPPORT
+from support.mcp_acp_agent import McpAcpAgent
+from support.memory_notebook import MemoryNotebook, cell
+
+import nbacp
+from nbacp.answers import Script
+from nbacp.render.cells import MAX_SOURCE
+from nbacp.render.turn_record_text import record_text
+
+pytest.importorskip("mcp")
+AGENT = SUPPORT / "mcp_acp_agent.py"
+PATH = "work/analysis.ipynb"
+
+
+def notebook(**kw: Any) -> MemoryNotebook:
+    cells = [
+        cell("intro", "# Revenue", "markdown"),
+        cell("load", "df = load()", count=1, outputs="   month  revenue\n0  jan  10"),
+        cell("ask", "await session.prompt('add a plot')", count=2),
+    ]
+    return MemoryNotebook(PATH, cells, "ask", **kw)
+
+
+def read() -> dict[str, Any]:
+    return {"name": "notebook_read"}
+
+
+def edit(**arguments: Any) -> dict[str, Any]:
+    return {"name": "notebook_edit", "arguments": {"notebook_path": f"/home/me/{PATH}", **arguments}}
+
+
+def text_of(result: dict[str, Any]) -> str:
+    return "\n".join(b["text"] for b in result["result"]["content"] if b["type"] == "text")
+
+
+def failed(result: dict[str, Any]) -> bool:
+    return bool(result["result"].get("isError"))
+
+
+async def run(book: MemoryNotebook, steps: list[Any], answers: Any = None, *, transport: str = "memory") -> tuple[
+        list[Any], Any]:
+    agent: Any = McpAcpAgent() if transport == "memory" else [sys.executable, str(AGENT)]
+    async with asyncio.timeout(60):
+        async with nbacp.connect(agent, answers=answers) as conn:
+            session = await conn.new_session(tools=nbacp.kernel_tools(namespace={}, notebook=book))
+            result = await session.prompt("calls " + json.dumps(steps))
+    return json.loads(result.text)["results"], result
+
+
+@pytest.mark.parametrize("transport", ["memory", "stdio"])
+async def test_read_then_insert_accepted_is_in_the_notebook_and_the_record(transport: str) -> None:
+    book = notebook()
+    script = Script([{"expect": "review", "review": "accept"}])
+    (listed, proposed), result = await run(
+        book, [read(), edit(cell_id="load", new_source="df.plot()", edit_mode="insert")], script, transport=transport)
+    view = json.loads(text_of(listed))
+    assert view["notebook_path"] == PATH and view["prompt_cell_id"] == "ask"
+    assert [(c["id"], c["cell_type"], c.get("prompt_cell", False)) for c in view["cells"]] == [
+        ("intro", "markdown", False), ("load", "code", False), ("ask", "code", True)]
+    assert view["cells"][1]["execution_count"] == 1 and "revenue" in view["cells"][1]["outputs"]
+    assert not failed(proposed) and text_of(proposed) == "Accepted as cell new-1 after cell load."
+    assert book.sources() == [("intro", "# Revenue"), ("load", "df = load()"), ("new-1", "df.plot()"),
+                              ("ask", "await session.prompt('add a plot')")]
+    assert [(a.kind, a.line) for a in result.answers] == [("review", "Accepted as cell new-1 after cell load.")]
+    assert "**Outcome:** Accepted as cell new\\-1" in result.record and "\\+ df\\.plot\\(\\)" in result.record
+    record = record_text("p", "", result.answers, "end_turn")
+    assert "Cell edit: notebook_edit: insert after cell load\n  Outcome: Accepted as cell new-1" in record
+    assert "\n    + df.plot()\n" in record
+    assert script.remaining == 0
+
+
+async def test_the_person_edits_and_runs_a_replacement() -> None:
+    book = notebook()
+    script = Script([{"review": "accept_run", "source": "df = load(cache=True)"}])
+    (_, proposed), _ = await run(book, [read(), edit(cell_id="load", new_source="df = load(fast=True)")], script)
+    text = text_of(proposed)
+    assert text.startswith("Accepted as cell load. The person edited it; the cell's source is now:\n")
+    assert text.endswith("df = load(cache=True)\nThe person chose to run it.")
+    assert book.sources()[1] == ("load", "df = load(cache=True)") and book.ran == ["load"]
+    assert book.applied[0].expected_source == "df = load()" and book.applied[0].run
+
+
+async def test_a_rejected_delete_changes_nothing() -> None:
+    book = notebook()
+    before = book.sources()
+    (_, proposed), result = await run(
+        book, [read(), edit(cell_id="intro", edit_mode="delete")], Script([{"review": "reject"}]))
+    assert failed(proposed) and text_of(proposed) == "Rejected by the person; nothing was changed."
+    assert book.sources() == before and book.applied == []
+    assert [a.action for a in result.answers] == ["decline"]
+
+
+async def test_an_accepted_delete_reads_back() -> None:
+    book = notebook()
+    steps = [read(), edit(cell_id="intro", edit_mode="delete")]
+    (_, proposed), _ = await run(book, steps, Script([{"review": "accept"}]))
+    assert text_of(proposed) == "Accepted: cell intro was deleted."
+    assert [c for c, _ in book.sources()] == ["load", "ask"]
+
+
+async def test_stale_before_the_card_shows_no_card() -> None:
+    book = notebook()
+    script = Script([{"review": "accept"}])
+
+    async with asyncio.timeout(60):
+        async with nbacp.connect(McpAcpAgent(), answers=script) as conn:
+            session = await conn.new_session(tools=nbacp.kernel_tools(namespace={}, notebook=book))
+            await session.prompt("calls " + json.dumps([read()]))
+            book.person_types("load", "df = load('2025')")
+            result = await session.prompt("calls " + json.dumps([edit(cell_id="load", new_source="df = 1")]))
+    proposed = json.loads(result.text)["results"][0]
+    assert failed(proposed) and text_of(proposed).startswith("Stale: cell load changed since you read it")
+    assert book.sources()[1] == ("load", "df = load('2025')") and book.applied == []
+    assert script.remaining == 1  # no card was shown
+    assert [a.line.split(":")[0] for a in result.answers] == ["Stale"]
+
+
+async def test_stale_while_the_card_is_open_is_refused_by_the_page() -> None:
+    book = notebook()
+
+    def person(card: Any) -> None:  # types into the target cell, then accepts the proposal
+        book.person_types("load", "df = load('typed meanwhile')")
+        card.accept()
+
+    (_, proposed), _ = await run(book, [read(), edit(cell_id="load", new_source="df = 2")], person)
+    assert failed(proposed) and text_of(proposed).startswith("Stale: cell load changed since you read it")
+    assert book.sources()[1] == ("load", "df = load('typed meanwhile')")
+
+
+async def test_accept_all_answers_every_open_proposal() -> None:
+    book = notebook()
+    script = Script([{"skip": True}, {"skip": True}, {"review": "accept_all"}])
+    calls = [edit(cell_id="load", new_source=f"step({i})", edit_mode="insert") for i in range(3)]
+    (results,), result = await run(book, [calls], script)
+    assert sorted(text_of(r) for r in results) == [f"Accepted as cell new-{i} after cell load." for i in (1, 2, 3)]
+    assert sorted(s for _, s in book.sources() if s.startswith("step")) == ["step(0)", "step(1)", "step(2)"]
+    assert len(result.answers) == 3
+
+
+async def test_reject_all() -> None:
+    book = notebook()
+    script = Script([{"skip": True}, {"review": "reject_all"}])
+    calls = [edit(cell_id="load", new_source=f"step({i})", edit_mode="insert") for i in range(2)]
+    (results,), _ = await run(book, [calls], script)
+    assert [text_of(r) for r in results] == ["Rejected by the person; nothing was changed."] * 2
+    assert book.applied == []
+
+
+BAD = [
+    (edit(cell_id="nope", new_source="x"), "No cell has the id 'nope'"),
+    (edit(cell_id="ask", edit_mode="delete"), "holds the person's running prompt"),
+    (edit(cell_id="ask", new_source="x"), "holds the person's running prompt"),
+    (edit(cell_id="load", new_source="x" * (MAX_SOURCE + 1), edit_mode="insert"), f"at most {MAX_SOURCE:,}"),
+    (edit(cell_id="load", new_source="a\x00b", edit_mode="insert"), "U+0000 on line 1: a control character"),
+    (edit(cell_id="load", new_source="ok\nif a\u202e:", edit_mode="insert"), "U+202E on line 2: a bidi control"),
+    (edit(cell_id="load", new_source="x", edit_mode="move"), "edit_mode must be insert, replace or delete"),
+    (edit(cell_id="load", new_source="x", cell_type="raw"), "cell_type must be code or markdown"),
+    (edit(cell_id="load", edit_mode="replace"), "needs new_source"),
+    (edit(new_source="x"), "needs the cell_id"),
+    ({"name": "notebook_edit", "arguments": {"notebook_path": "other.ipynb", "new_source": "x",
+                                              "edit_mode": "insert"}}, "only to the notebook the prompt came from"),
+    (edit(cell_id="load", new_source=3), "'new_source' must be a string"),
+    (edit(cell_id="load", new_source="x", index=2), "Unknown argument(s) 'index'"),
+]
+
+
+@pytest.mark.parametrize(("call", "message"), BAD, ids=[m for _, m in BAD])
+async def test_bad_proposals_are_tool_errors_and_change_nothing(call: dict[str, Any], message: str) -> None:
+    book = notebook()
+    before = book.sources()
+    script = Script([{"review": "accept"}])
+    (_, proposed), _ = await run(book, [read(), call], script)
+    assert failed(proposed) and message in text_of(proposed)
+    assert book.sources() == before and book.applied == [] and script.remaining == 1
+
+
+async def test_a_cell_not_read_cannot_be_replaced() -> None:
+    book = notebook()
+    (proposed,), _ = await run(book, [edit(cell_id="load", new_source="x")], Script([{"review": "accept"}]))
+    assert failed(proposed) and "Read cell load with notebook_read before changing it" in text_of(proposed)
+
+
+async def test_duplicate_ids_are_marked_and_refused() -> None:
+    book = notebook()
+    book.cells.append(cell("load", "again"))
+    (listed, proposed), _ = await run(book, [read(), edit(cell_id="load", new_source="x", edit_mode="insert")])
+    assert [c.get("duplicate_id", False) for c in json.loads(text_of(listed))["cells"]] == [False, True, False, True]
+    assert failed(proposed) and "2 cells have the id 'load'" in text_of(proposed)
+
+
+async def test_a_closed_notebook_is_a_tool_error() -> None:
+    book = notebook()
+    book.closed = True
+    (listed, proposed), _ = await run(book, [read(), edit(cell_id="load", new_source="x", edit_mode="insert")])
+    assert failed(listed) and "work/analysis.ipynb was closed" in text_of(listed)
+    assert failed(proposed) and "Nothing was applied" in text_of(proposed)
+
+
+async def test_closed_while_the_card_is_open_is_not_applied() -> None:
+    book = notebook()
+
+    def person(card: Any) -> None:
+        book.closed = True
+        card.accept()
+
+    (proposed,), _ = await run(book, [edit(cell_id="load", new_source="x", edit_mode="insert")], person)
+    assert failed(proposed) and text_of(proposed) == (
+        "Not applied: work/analysis.ipynb was closed. Nothing was changed.")
+    assert book.applied == []
+
+
+async def test_the_read_is_bounded() -> None:
+    from nbacp.client.tools.notebook import MAX_CELL_SOURCE, MAX_READ
+
+    big = "x" * (MAX_CELL_SOURCE + 10)
+    cells = [cell(f"c{i}", big) for i in range(MAX_READ // MAX_CELL_SOURCE + 3)]
+    book = MemoryNotebook(PATH, cells, "c0")
+    (listed,), _ = await run(book, [read()])
+    text = text_of(listed)
+    rows = json.loads(text)["cells"]
+    assert len(rows) == len(cells) and "(10 more characters)" in rows[0]["source"]
+    assert "source_omitted" in rows[-1] and len(text) < MAX_READ + 2 * MAX_CELL_SOURCE
+
+
+async def test_a_link_that_is_not_live_says_so_on_the_card() -> None:
+    book = notebook(live=False, why_not_live="No nbacp front-end piece answered (VS Code).")
+    seen: list[dict[str, Any]] = []
+
+    def person(card: Any) -> None:
+        seen.append(dict(card.spec))
+        card.reject()
+
+    await run(book, [edit(cell_id="load", new_source="x", edit_mode="insert")], person)
+    assert seen[0]["live"] is False and seen[0]["why_not_live"] == "No nbacp front-end piece answered (VS Code)."
+    assert "agent is told exactly what happened" in seen[0]["instead"]
