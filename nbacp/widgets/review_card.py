@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 import traitlets
 
-from nbacp.render.cells import diff_lines, line_count, source_problem
+from nbacp.render.cells import diff_lines, source_problem
 from nbacp.widgets.card import Card
 from nbacp.widgets.text import visible_controls
 
@@ -100,7 +100,7 @@ def review_spec(proposal: Proposal, agent: str | None, path: str, live: bool, wh
         "path": _shown(path),
         "diff": diff,
         "editable": proposal.mode != "delete",
-        "proposed_lines": line_count(proposal.new_source),
+        "proposed": proposal.new_source,
         "live": live,
         "why_not_live": "" if live else _shown(why_not_live or "The notebook page did not answer."),
         "instead": instead,
