@@ -63,7 +63,7 @@ EDIT_TOOL: dict[str, Any] = {
 }
 
 
-class NotebookToolError(ValueError):
+class _NotApplied(ValueError):
     """A proposal refused before any card: the tool result says why; nothing was applied."""
 
 
@@ -91,12 +91,12 @@ class NotebookTools:
         mode, cell_id, source, cell_type = _edit_args(args)
         view = await self._view()
         if not same_notebook(str(args["notebook_path"]), view.path):
-            raise NotebookToolError(
+            raise _NotApplied(
                 f"Edits go only to the notebook the prompt came from, {view.path!r}, not "
                 f"{args['notebook_path']!r}. Nothing was applied.")
         target = _target(view, mode, cell_id)
         if mode != "insert" and cell_id == view.prompt_cell_id:
-            raise NotebookToolError(
+            raise _NotApplied(
                 f"Cell {cell_id} holds the person's running prompt: it cannot be "
                 f"{'deleted' if mode == 'delete' else 'replaced'}. Insert a new cell instead. Nothing was applied.")
         question = f"notebook_edit: {mode} {'after ' if mode == 'insert' else ''}cell {cell_id or '(top)'}"
@@ -104,7 +104,7 @@ class NotebookTools:
         if mode != "insert":
             assert target is not None and cell_id is not None
             if cell_id not in self.read_sources:
-                raise NotebookToolError(
+                raise _NotApplied(
                     f"Read cell {cell_id} with notebook_read before changing it. Nothing was applied.")
             expected = self.read_sources[cell_id]
             if target.source != expected:
@@ -172,34 +172,34 @@ class NotebookTools:
         try:
             return await self.link.read()
         except NbacpError as exc:
-            raise NotebookToolError(f"The notebook cannot be reached: {exc} Nothing was applied.") from None
+            raise _NotApplied(f"The notebook cannot be reached: {exc} Nothing was applied.") from None
 
 
 def _edit_args(args: dict[str, Any]) -> tuple[EditMode, str | None, str, CellType | None]:
     for name in ("notebook_path", "cell_id", "new_source", "cell_type", "edit_mode"):
         if args.get(name) is not None and not isinstance(args[name], str):
-            raise NotebookToolError(f"The argument {name!r} must be a string.")
+            raise _NotApplied(f"The argument {name!r} must be a string.")
     if not isinstance(args.get("notebook_path"), str):
-        raise NotebookToolError("The argument 'notebook_path' is required (the notebook notebook_read names).")
+        raise _NotApplied("The argument 'notebook_path' is required (the notebook notebook_read names).")
     unknown = sorted(set(args) - set(EDIT_TOOL["inputSchema"]["properties"]))
     if unknown:
-        raise NotebookToolError(f"Unknown argument(s) {', '.join(map(repr, unknown))}; nothing was applied.")
+        raise _NotApplied(f"Unknown argument(s) {', '.join(map(repr, unknown))}; nothing was applied.")
     mode = args.get("edit_mode") or "replace"
     if mode not in ("insert", "replace", "delete"):
-        raise NotebookToolError(f"edit_mode must be insert, replace or delete, not {mode!r}.")
+        raise _NotApplied(f"edit_mode must be insert, replace or delete, not {mode!r}.")
     cell_type = args.get("cell_type")
     if cell_type is not None and cell_type not in ("code", "markdown"):
-        raise NotebookToolError(f"cell_type must be code or markdown, not {cell_type!r}.")
+        raise _NotApplied(f"cell_type must be code or markdown, not {cell_type!r}.")
     cell_id = args.get("cell_id") or None
     if mode != "insert" and cell_id is None:
-        raise NotebookToolError(f"edit_mode {mode!r} needs the cell_id of the cell to {mode}.")
+        raise _NotApplied(f"edit_mode {mode!r} needs the cell_id of the cell to {mode}.")
     source = args.get("new_source")
     if mode != "delete":
         if source is None:
-            raise NotebookToolError(f"edit_mode {mode!r} needs new_source.")
+            raise _NotApplied(f"edit_mode {mode!r} needs new_source.")
         problem = source_problem(source)
         if problem is not None:
-            raise NotebookToolError(problem)
+            raise _NotApplied(problem)
     return cast(EditMode, mode), cell_id, source or "", cast("CellType | None", cell_type)
 
 
@@ -209,10 +209,10 @@ def _target(view: NotebookView, mode: str, cell_id: str | None) -> Cell | None:
         return None
     found = [cell for cell in view.cells if cell.id == cell_id]
     if not found:
-        raise NotebookToolError(
+        raise _NotApplied(
             f"No cell has the id {cell_id!r} in {view.path} (notebook_read lists the ids). Nothing was applied.")
     if len(found) > 1:
-        raise NotebookToolError(
+        raise _NotApplied(
             f"{len(found)} cells have the id {cell_id!r} in {view.path}: which one is meant is not sure. "
             "Nothing was applied.")
     return found[0]
