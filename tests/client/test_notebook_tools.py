@@ -249,3 +249,36 @@ async def test_a_link_that_is_not_live_says_so_on_the_card() -> None:
     await run(book, [edit(cell_id="load", new_source="x", edit_mode="insert")], person)
     assert seen[0]["live"] is False and seen[0]["why_not_live"] == "No nbacp front-end piece answered (VS Code)."
     assert "agent is told exactly what happened" in seen[0]["instead"]
+
+
+async def test_over_http_the_same_tools_answer() -> None:
+    """The HTTP transport (agents without mcpCapabilities.acp): the demo agent's session, the
+    mcp SDK's own streamable HTTP client at the URL and token nbacp passed in session/new."""
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    from nbacp.demo import demo_agent
+
+    book = notebook()
+    async with asyncio.timeout(60), nbacp.connect(demo_agent(), answers=Script([{"review": "accept"}])) as conn:
+        session = await conn.new_session(tools=nbacp.kernel_tools(namespace={}, notebook=book))
+        server = session.tools
+        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {server.token}"}) as http, Client(
+            streamable_http_client(server.url, http_client=http)
+        ) as client:
+            names = [t.name for t in (await client.list_tools()).tools]
+            listed = await client.call_tool("notebook_read", {})
+            proposed = await client.call_tool("notebook_edit", {
+                "notebook_path": PATH, "cell_id": "load", "new_source": "df.tail()", "edit_mode": "insert"})
+    assert names == ["list_variables", "describe", "run_python", "notebook_read", "notebook_edit"]
+    assert json.loads(listed.content[0].text)["prompt_cell_id"] == "ask"
+    assert not proposed.is_error and proposed.content[0].text == "Accepted as cell new-1 after cell load."
+    assert book.sources()[2] == ("new-1", "df.tail()")
+
+
+async def test_the_agent_cannot_ask_to_run_the_cell() -> None:
+    book = notebook()
+    (proposed,), _ = await run(book, [edit(cell_id="load", new_source="x", edit_mode="insert", run=True)],
+                               Script([{"review": "accept"}]))
+    assert failed(proposed) and "Unknown argument(s) 'run'" in text_of(proposed) and book.ran == []
