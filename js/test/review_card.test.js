@@ -66,11 +66,14 @@ describe("review card", () => {
     expect(box.disabled).toBe(true); // frozen until the kernel handled it
   });
 
-  test("Ctrl+Enter in the source accepts; plain Enter is a new line", () => {
+  test("Ctrl+Enter in the source accepts; plain Enter is a new line the notebook never sees", () => {
     const c = mount();
     const box = c.q("textarea");
+    const notebook = [];
+    document.body.addEventListener("keydown", (e) => notebook.push(e.key));
     box.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
     expect(c.model.sent).toEqual([]);
+    expect(notebook).toEqual([]);
     box.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", ctrlKey: true, bubbles: true }));
     expect(c.model.sent.map((m) => m.event)).toEqual(["accept"]);
   });
