@@ -212,6 +212,18 @@ async def test_a_closed_notebook_is_a_tool_error() -> None:
     assert failed(proposed) and "Nothing was applied" in text_of(proposed)
 
 
+async def test_the_persons_version_is_not_lost_when_it_cannot_go_in() -> None:
+    book = notebook()
+
+    def person(card: Any) -> None:
+        book.person_types("load", "df = load('typed meanwhile')")
+        card.accept("df = load('my version')")
+
+    (_, proposed), result = await run(book, [read(), edit(cell_id="load", new_source="df = 2")], person)
+    assert text_of(proposed).endswith("\nThe person's version, not applied:\ndf = load('my version')")
+    assert "+ df = load('my version')" in result.answers[0].value["diff"]
+
+
 async def test_closed_while_the_card_is_open_is_not_applied() -> None:
     book = notebook()
 
@@ -282,3 +294,32 @@ async def test_the_agent_cannot_ask_to_run_the_cell() -> None:
     (proposed,), _ = await run(book, [edit(cell_id="load", new_source="x", edit_mode="insert", run=True)],
                                Script([{"review": "accept"}]))
     assert failed(proposed) and "Unknown argument(s) 'run'" in text_of(proposed) and book.ran == []
+
+
+async def test_a_call_withdrawn_while_applying_leaves_no_card_applying() -> None:
+    class SlowPage(MemoryNotebook):
+        def __init__(self) -> None:
+            super().__init__(PATH, notebook().cells, "ask")
+            self.applying = asyncio.Event()
+
+        async def apply(self, edit: Any) -> Any:
+            self.applying.set()
+            await asyncio.Event().wait()  # the page never answers; the call is withdrawn meanwhile
+
+    book = SlowPage()
+    cards: list[Any] = []
+
+    def person(card: Any) -> None:
+        cards.append(card)
+        card.accept()
+
+    async with asyncio.timeout(30), nbacp.connect(McpAcpAgent(), answers=person) as conn:
+        session = await conn.new_session(tools=nbacp.kernel_tools(namespace={}, notebook=book))
+        tools = session.tools.notebook
+        call = asyncio.ensure_future(tools.edit(edit(cell_id="load", new_source="x", edit_mode="insert")["arguments"]))
+        await book.applying.wait()
+        assert cards[0].phase == "sent"
+        call.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await call
+    assert cards[0].settled and cards[0].summary.startswith("Withdrawn while applying")

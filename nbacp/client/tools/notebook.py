@@ -14,6 +14,7 @@ the card when the cell already differs, by the page when it changes while the ca
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import TYPE_CHECKING, Any, cast
 
@@ -125,6 +126,9 @@ class NotebookTools:
             result = await self.link.apply(edit)
         except (NbacpError, OSError, LookupError, ValueError) as exc:
             result = EditResult("not_applied", None, None, str(exc) or type(exc).__name__)
+        except asyncio.CancelledError:  # the request was withdrawn while the page applied it
+            card.finish("Withdrawn while applying: whether the notebook changed is not known; look at it.")
+            raise
         text = self._outcome(edit, result, edited=answer.edited)
         diff = diff_text(expected or "", result.source if result.source is not None else edit.source)
         return self._done(text, applied=result.outcome == "applied", card=card, question=question,
@@ -132,11 +136,12 @@ class NotebookTools:
                                                   "edited": answer.edited, "diff": diff})
 
     def _outcome(self, edit: CellEdit, result: EditResult, *, edited: bool) -> str:
+        kept = f"\nThe person's version, not applied:\n{edit.source}" if edited else ""
         if result.outcome == "stale":
-            return stale_text(edit.cell_id or "", result.reason or "it changed while the card was open")
+            return stale_text(edit.cell_id or "", result.reason or "it changed while the card was open") + kept
         if result.outcome != "applied":
             why = (result.reason or "the notebook did not apply it").rstrip(".")
-            return f"Not applied: {why}. Nothing was changed."
+            return f"Not applied: {why}. Nothing was changed.{kept}"
         how = f" ({result.reason})" if result.reason else ""
         if edit.mode == "delete":
             self.read_sources.pop(edit.cell_id or "", None)
