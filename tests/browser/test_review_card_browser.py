@@ -15,6 +15,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import pytest
 from browser_support import JupyterServer, open_notebook, output_area, run_all_cells
 from playwright.sync_api import Locator, Page, expect
 
@@ -81,8 +82,12 @@ def open_cards(lab: JupyterServer, page: Page) -> list[Locator]:
     return [ready(cards.nth(i)) for i in range(4)]
 
 
-def test_the_person_edits_accepts_with_the_keyboard_and_rejects_the_rest(lab: JupyterServer, page: Page) -> None:
-    replace, insert, delete, offline = open_cards(lab, page)
+@pytest.mark.parametrize("front_end", ["lab", "notebook7"])
+def test_the_person_edits_accepts_with_the_keyboard_and_rejects_the_rest(
+    front_end: str, request: pytest.FixtureRequest, page: Page
+) -> None:
+    server: JupyterServer = request.getfixturevalue(front_end)
+    replace, insert, delete, offline = open_cards(server, page)
     expect(replace.locator(".nbacp-card-header")).to_have_text("claude proposes to change cell b7c1")
     expect(replace.locator(".nbacp-diff-size")).to_have_text("+2 \u22122")
     expect(insert.locator(".nbacp-diff-add .nbacp-diff-text")).to_have_text(["## Revenue by month",
@@ -108,6 +113,9 @@ def test_the_person_edits_accepts_with_the_keyboard_and_rejects_the_rest(lab: Ju
     for name in ("insert", "delete"):
         expect_probe(page, name, {"action": "reject", "edited": False, "run": False, "source": None})
     expect(page.locator(".probe-offline")).to_have_text("")
+    offline.get_by_role("button", name="Reject", exact=True).focus()
+    page.keyboard.press("Enter")  # Enter on a button presses it
+    expect_probe(page, "offline", {"action": "reject", "edited": False, "run": False, "source": None})
 
 
 def test_light_and_dark_and_no_card_wider_than_the_output(lab: JupyterServer, page: Page, tmp_path: Path) -> None:
