@@ -72,12 +72,6 @@ registerKind("review", (ctx) => {
     const source = box;
     source.value = String(ctx.draft().source ?? spec.proposed ?? "");
     source.addEventListener("input", () => ctx.edit({ source: source.value }));
-    // Enter is a new line here: the notebook's own Enter (command mode: edit the cell) must not
-    // see it (JupyterLab handles shortcuts as the keydown bubbles to the document). Ctrl+Enter
-    // still reaches the card, which accepts.
-    source.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" && !event.ctrlKey && !event.metaKey && !event.altKey) event.stopPropagation();
-    });
     ctx.body.append(title, source);
   }
 
