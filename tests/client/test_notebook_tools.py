@@ -17,6 +17,7 @@ import pytest
 from support import SUPPORT
 from support.mcp_acp_agent import McpAcpAgent
 from support.memory_notebook import MemoryNotebook, cell
+from support.sdk_line import HAS_ACP_KIT, NO_ACP_KIT
 
 import nbacp
 from nbacp.answers import Script
@@ -263,6 +264,7 @@ async def test_a_link_that_is_not_live_says_so_on_the_card() -> None:
     assert "agent is told exactly what happened" in seen[0]["instead"]
 
 
+@pytest.mark.skipif(not HAS_ACP_KIT, reason=NO_ACP_KIT)
 async def test_over_http_the_same_tools_answer() -> None:
     """The HTTP transport (agents without mcpCapabilities.acp): the demo agent's session, the
     mcp SDK's own streamable HTTP client at the URL and token nbacp passed in session/new."""
