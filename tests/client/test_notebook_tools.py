@@ -89,7 +89,8 @@ async def test_read_then_insert_accepted_is_in_the_notebook_and_the_record(trans
 async def test_the_person_edits_and_runs_a_replacement() -> None:
     book = notebook()
     script = Script([{"review": "accept_run", "source": "df = load(cache=True)"}])
-    (_, proposed), _ = await run(book, [read(), edit(cell_id="load", new_source="df = load(fast=True)")], script)
+    (_, proposed), result = await run(book, [read(), edit(cell_id="load", new_source="df = load(fast=True)")], script)
+    assert [a.line for a in result.answers] == ["Accepted (edited by the person) as cell load, and run."]
     text = text_of(proposed)
     assert text.startswith("Accepted as cell load. The person edited it; the cell's source is now:\n")
     assert text.endswith("df = load(cache=True)\nThe person chose to run it.")
@@ -105,6 +106,7 @@ async def test_a_rejected_delete_changes_nothing() -> None:
     assert failed(proposed) and text_of(proposed) == "Rejected by the person; nothing was changed."
     assert book.sources() == before and book.applied == []
     assert [a.action for a in result.answers] == ["decline"]
+    assert result.answers[0].value["diff"] == "- # Revenue"  # the record keeps what was proposed
 
 
 async def test_an_accepted_delete_reads_back() -> None:
@@ -325,3 +327,12 @@ async def test_a_call_withdrawn_while_applying_leaves_no_card_applying() -> None
         with pytest.raises(asyncio.CancelledError):
             await call
     assert cards[0].settled and cards[0].summary.startswith("Withdrawn while applying")
+
+
+async def test_after_an_insert_the_agent_may_still_change_the_cell_it_inserted_after_and_the_new_one() -> None:
+    book = notebook()
+    steps = [read(), edit(cell_id="load", new_source="df.plot()", edit_mode="insert"),
+             edit(cell_id="load", new_source="df = load(2)"), edit(cell_id="new-1", new_source="df.plot(kind='bar')")]
+    (_, _, anchor, inserted), _ = await run(book, steps, Script([{"review": "accept"}] * 3))
+    assert text_of(anchor) == "Accepted as cell load." and text_of(inserted) == "Accepted as cell new-1."
+    assert book.sources()[1:3] == [("load", "df = load(2)"), ("new-1", "df.plot(kind='bar')")]

@@ -71,4 +71,5 @@ def test_the_person_edits_one_proposal_and_rejects_another(kernel: KernelHarness
     kernel.wait_for(lambda: all(kernel.comms[c["comm_id"]]["closed"] for c in cards) or None, 10,
                     "the cards to close")
     answered = kernel.run("print([a.line for a in result.answers])")
-    assert "Accepted as cell new-1 after cell load." in answered and "Rejected by the person" in answered
+    assert "Accepted (edited by the person) as cell new-1 after cell load." in answered
+    assert "Rejected by the person" in answered

@@ -109,8 +109,9 @@ class NotebookTools:
                     f"Read cell {cell_id} with notebook_read before changing it. Nothing was applied.")
             expected = self.read_sources[cell_id]
             if target.source != expected:
+                value = {"outcome": "stale", "cell_id": cell_id, "diff": diff_text(expected, source)}
                 return self._done(stale_text(cell_id, "the person changed it"), applied=False,
-                                  question=question, action="decline", value={"outcome": "stale", "cell_id": cell_id})
+                                  question=question, action="decline", value=value)
         kind: CellType = cell_type or (target.cell_type if target is not None and mode == "replace" else "code")
         proposal = Proposal(mode, kind, cell_id, expected or "", source if mode != "delete" else "")
         card = ReviewCard(proposal, agent=self.client.questions.agent_name, path=view.path,
@@ -119,8 +120,10 @@ class NotebookTools:
         if answer.action != "accept":
             why = ("Rejected by the person" if answer.action == "reject"
                    else "Not applied: the review card closed without an answer (the turn ended)")
+            proposed: dict[str, Any] = {"outcome": answer.action, "cell_id": None,
+                                        "diff": diff_text(expected or "", source)}
             return self._done(f"{why}; nothing was changed.", applied=False, card=card, question=question,
-                              action="decline" if answer.action == "reject" else "cancel")
+                              action="decline" if answer.action == "reject" else "cancel", value=proposed)
         edit = CellEdit(mode, cell_id, answer.source or "", kind, expected, run=answer.run)
         try:
             result = await self.link.apply(edit)
@@ -129,42 +132,50 @@ class NotebookTools:
         except asyncio.CancelledError:  # the request was withdrawn while the page applied it
             card.finish("Withdrawn while applying: whether the notebook changed is not known; look at it.")
             raise
-        text = self._outcome(edit, result, edited=answer.edited)
+        text, line = self._outcome(edit, result, edited=answer.edited)
         diff = diff_text(expected or "", result.source if result.source is not None else edit.source)
-        return self._done(text, applied=result.outcome == "applied", card=card, question=question,
+        return self._done(text, applied=result.outcome == "applied", card=card, question=question, line=line,
                           action="accept", value={"outcome": result.outcome, "cell_id": result.cell_id,
                                                   "edited": answer.edited, "diff": diff})
 
-    def _outcome(self, edit: CellEdit, result: EditResult, *, edited: bool) -> str:
+    def _outcome(self, edit: CellEdit, result: EditResult, *, edited: bool) -> tuple[str, str]:
+        """(the text the agent gets, the card's and the record's one line)."""
         kept = f"\nThe person's version, not applied:\n{edit.source}" if edited else ""
         if result.outcome == "stale":
-            return stale_text(edit.cell_id or "", result.reason or "it changed while the card was open") + kept
+            text = stale_text(edit.cell_id or "", result.reason or "it changed while the card was open")
+            return text + kept, text
         if result.outcome != "applied":
             why = (result.reason or "the notebook did not apply it").rstrip(".")
-            return f"Not applied: {why}. Nothing was changed.{kept}"
+            text = f"Not applied: {why}. Nothing was changed."
+            return text + kept, text
         how = f" ({result.reason})" if result.reason else ""
         if edit.mode == "delete":
             self.read_sources.pop(edit.cell_id or "", None)
-            return f"Accepted: cell {edit.cell_id} was deleted{how}."
+            text = f"Accepted: cell {edit.cell_id} was deleted{how}."
+            return text, text
         new_id = result.cell_id or "?"
-        if edit.cell_id is not None and new_id != edit.cell_id:
+        if edit.mode == "replace" and edit.cell_id is not None and new_id != edit.cell_id:
             self.read_sources.pop(edit.cell_id, None)
         if result.source is not None and result.cell_id is not None:
             self.read_sources[result.cell_id] = result.source
         where = "" if edit.mode == "replace" else (f" after cell {edit.cell_id}" if edit.cell_id else " at the top")
         text = f"Accepted as cell {new_id}{where}{how}."
-        if edited or result.source != edit.source:
+        line = f"Accepted{' (edited by the person)' if edited else ''} as cell {new_id}{where}{how}."
+        if result.source is None:
+            text += " The notebook did not report the cell's source back."
+        elif edited or result.source != edit.source:
             who = "The person edited it" if edited else "The notebook holds a different source"
-            text += f" {who}; the cell's source is now:\n{result.source or ''}"
+            text += f" {who}; the cell's source is now:\n{result.source}"
         if edit.run:
             text += "\nThe person chose to run it."
-        return text
+            line = line[:-1] + ", and run."
+        return text, line
 
     def _done(self, text: str, *, applied: bool, card: ReviewCard | None = None, question: str = "",
-              action: str = "", value: Any = None) -> tuple[str, bool]:
+              action: str = "", value: Any = None, line: str | None = None) -> tuple[str, bool]:
         """The outcome, once: on the card (its summary), in the record, to the agent."""
         self.outcomes.append(text)
-        line = text.split("\n", 1)[0]
+        line = line if line is not None else text.split("\n", 1)[0]
         if card is not None:
             card.finish(line)
         if question:
