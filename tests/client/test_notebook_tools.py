@@ -1,67 +1,26 @@
 """``notebook_read`` / ``notebook_edit`` through the real MCP server over a real ACP connection.
 
-The agent is ``McpAcpAgent`` (tests/support/mcp_acp_agent.py, in process and over stdio), which
-makes the tool calls a test names (``calls <JSON>``) and reports their MCP results. Review cards
-are answered by nbacp.answers scripts acting on the real cards. The notebook is
-``MemoryNotebook`` (tests/support/memory_notebook.py; why a stand-in: see there).
+The agent and the notebook: tests/support/notebook_tools.py. Review cards are answered by
+nbacp.answers scripts acting on the real cards. Bad proposals: test_notebook_tools_bad.py.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from typing import Any
 
 import pytest
-from support import SUPPORT
 from support.mcp_acp_agent import McpAcpAgent
 from support.memory_notebook import MemoryNotebook, cell
+from support.notebook_tools import PATH, edit, failed, notebook, read, run, text_of
 from support.sdk_line import HAS_ACP_KIT, NO_ACP_KIT
 
 import nbacp
 from nbacp.answers import Script
-from nbacp.render.cells import MAX_SOURCE
 from nbacp.render.turn_record_text import record_text
 
 pytest.importorskip("mcp")
-AGENT = SUPPORT / "mcp_acp_agent.py"
-PATH = "work/analysis.ipynb"
-
-
-def notebook(**kw: Any) -> MemoryNotebook:
-    cells = [
-        cell("intro", "# Revenue", "markdown"),
-        cell("load", "df = load()", count=1, outputs="   month  revenue\n0  jan  10"),
-        cell("ask", "await session.prompt('add a plot')", count=2),
-    ]
-    return MemoryNotebook(PATH, cells, "ask", **kw)
-
-
-def read() -> dict[str, Any]:
-    return {"name": "notebook_read"}
-
-
-def edit(**arguments: Any) -> dict[str, Any]:
-    return {"name": "notebook_edit", "arguments": {"notebook_path": f"/home/me/{PATH}", **arguments}}
-
-
-def text_of(result: dict[str, Any]) -> str:
-    return "\n".join(b["text"] for b in result["result"]["content"] if b["type"] == "text")
-
-
-def failed(result: dict[str, Any]) -> bool:
-    return bool(result["result"].get("isError"))
-
-
-async def run(book: MemoryNotebook, steps: list[Any], answers: Any = None, *, transport: str = "memory") -> tuple[
-        list[Any], Any]:
-    agent: Any = McpAcpAgent() if transport == "memory" else [sys.executable, str(AGENT)]
-    async with asyncio.timeout(60):
-        async with nbacp.connect(agent, answers=answers) as conn:
-            session = await conn.new_session(tools=nbacp.kernel_tools(namespace={}, notebook=book))
-            result = await session.prompt("calls " + json.dumps(steps))
-    return json.loads(result.text)["results"], result
 
 
 @pytest.mark.parametrize("transport", ["memory", "stdio"])
@@ -165,56 +124,6 @@ async def test_reject_all() -> None:
     assert book.applied == []
 
 
-BAD = [
-    (edit(cell_id="nope", new_source="x"), "No cell has the id 'nope'"),
-    (edit(cell_id="ask", edit_mode="delete"), "holds the person's running prompt"),
-    (edit(cell_id="ask", new_source="x"), "holds the person's running prompt"),
-    (edit(cell_id="load", new_source="x" * (MAX_SOURCE + 1), edit_mode="insert"), f"at most {MAX_SOURCE:,}"),
-    (edit(cell_id="load", new_source="a\x00b", edit_mode="insert"), "U+0000 on line 1: a control character"),
-    (edit(cell_id="load", new_source="ok\nif a\u202e:", edit_mode="insert"), "U+202E on line 2: a bidi control"),
-    (edit(cell_id="load", new_source="x", edit_mode="move"), "edit_mode must be insert, replace or delete"),
-    (edit(cell_id="load", new_source="x", cell_type="raw"), "cell_type must be code or markdown"),
-    (edit(cell_id="load", edit_mode="replace"), "needs new_source"),
-    (edit(new_source="x"), "needs the cell_id"),
-    ({"name": "notebook_edit", "arguments": {"notebook_path": "other.ipynb", "new_source": "x",
-                                              "edit_mode": "insert"}}, "only to the notebook the prompt came from"),
-    (edit(cell_id="load", new_source=3), "'new_source' must be a string"),
-    (edit(cell_id="load", new_source="x", index=2), "Unknown argument(s) 'index'"),
-]
-
-
-@pytest.mark.parametrize(("call", "message"), BAD, ids=[m for _, m in BAD])
-async def test_bad_proposals_are_tool_errors_and_change_nothing(call: dict[str, Any], message: str) -> None:
-    book = notebook()
-    before = book.sources()
-    script = Script([{"review": "accept"}])
-    (_, proposed), _ = await run(book, [read(), call], script)
-    assert failed(proposed) and message in text_of(proposed)
-    assert book.sources() == before and book.applied == [] and script.remaining == 1
-
-
-async def test_a_cell_not_read_cannot_be_replaced() -> None:
-    book = notebook()
-    (proposed,), _ = await run(book, [edit(cell_id="load", new_source="x")], Script([{"review": "accept"}]))
-    assert failed(proposed) and "Read cell load with notebook_read before changing it" in text_of(proposed)
-
-
-async def test_duplicate_ids_are_marked_and_refused() -> None:
-    book = notebook()
-    book.cells.append(cell("load", "again"))
-    (listed, proposed), _ = await run(book, [read(), edit(cell_id="load", new_source="x", edit_mode="insert")])
-    assert [c.get("duplicate_id", False) for c in json.loads(text_of(listed))["cells"]] == [False, True, False, True]
-    assert failed(proposed) and "2 cells have the id 'load'" in text_of(proposed)
-
-
-async def test_a_closed_notebook_is_a_tool_error() -> None:
-    book = notebook()
-    book.closed = True
-    (listed, proposed), _ = await run(book, [read(), edit(cell_id="load", new_source="x", edit_mode="insert")])
-    assert failed(listed) and "work/analysis.ipynb was closed" in text_of(listed)
-    assert failed(proposed) and "Nothing was applied" in text_of(proposed)
-
-
 async def test_the_persons_version_is_not_lost_when_it_cannot_go_in() -> None:
     book = notebook()
 
@@ -225,19 +134,6 @@ async def test_the_persons_version_is_not_lost_when_it_cannot_go_in() -> None:
     (_, proposed), result = await run(book, [read(), edit(cell_id="load", new_source="df = 2")], person)
     assert text_of(proposed).endswith("\nThe person's version, not applied:\ndf = load('my version')")
     assert "+ df = load('my version')" in result.answers[0].value["diff"]
-
-
-async def test_closed_while_the_card_is_open_is_not_applied() -> None:
-    book = notebook()
-
-    def person(card: Any) -> None:
-        book.closed = True
-        card.accept()
-
-    (proposed,), _ = await run(book, [edit(cell_id="load", new_source="x", edit_mode="insert")], person)
-    assert failed(proposed) and text_of(proposed) == (
-        "Not applied: work/analysis.ipynb was closed. Nothing was changed.")
-    assert book.applied == []
 
 
 async def test_the_read_is_bounded() -> None:
@@ -293,13 +189,6 @@ async def test_over_http_the_same_tools_answer() -> None:
     assert book.sources()[2] == ("new-1", "df.tail()")
 
 
-async def test_the_agent_cannot_ask_to_run_the_cell() -> None:
-    book = notebook()
-    (proposed,), _ = await run(book, [edit(cell_id="load", new_source="x", edit_mode="insert", run=True)],
-                               Script([{"review": "accept"}]))
-    assert failed(proposed) and "Unknown argument(s) 'run'" in text_of(proposed) and book.ran == []
-
-
 async def test_a_call_withdrawn_while_applying_leaves_no_card_applying() -> None:
     class SlowPage(MemoryNotebook):
         def __init__(self) -> None:
@@ -336,3 +225,5 @@ async def test_after_an_insert_the_agent_may_still_change_the_cell_it_inserted_a
     (_, _, anchor, inserted), _ = await run(book, steps, Script([{"review": "accept"}] * 3))
     assert text_of(anchor) == "Accepted as cell load." and text_of(inserted) == "Accepted as cell new-1."
     assert book.sources()[1:3] == [("load", "df = load(2)"), ("new-1", "df.plot(kind='bar')")]
+
+

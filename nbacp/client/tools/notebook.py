@@ -198,6 +198,9 @@ def _edit_args(args: dict[str, Any]) -> tuple[EditMode, str | None, str, CellTyp
     if not isinstance(args.get("notebook_path"), str):
         raise _NotApplied("The argument 'notebook_path' is required (the notebook notebook_read names).")
     unknown = sorted(set(args) - set(EDIT_TOOL["inputSchema"]["properties"]))
+    if {"cell_number", "index", "cell_index"} & set(unknown):
+        raise _NotApplied("Cells are addressed by cell_id (from notebook_read), never by index: an index "
+                          "moves when the person edits meanwhile. Nothing was applied.")
     if unknown:
         raise _NotApplied(f"Unknown argument(s) {', '.join(map(repr, unknown))}; nothing was applied.")
     mode = args.get("edit_mode") or "replace"
@@ -235,10 +238,14 @@ def _target(view: NotebookView, mode: str, cell_id: str | None) -> Cell | None:
 
 
 def same_notebook(given: str, path: str) -> bool:
-    """Whether the agent's ``notebook_path`` names ``path`` (server-relative): the same path, or
-    an absolute path ending in it."""
+    """Whether the agent's ``notebook_path`` names ``path`` (server-relative): the same path, an
+    absolute path ending in it, or a relative path it ends in (the agent's cwd may be deeper)."""
     given, path = given.replace("\\", "/").strip(), path.replace("\\", "/").strip("/")
-    return given.strip("/") == path or given.endswith("/" + path)
+    if not given.strip("/"):
+        return False
+    relative = not given.startswith("/") and not given.startswith("../")
+    return given.strip("/") == path or given.endswith("/" + path) or (
+        relative and ("/" + path).endswith("/" + given.removeprefix("./")))
 
 
 def stale_text(cell_id: str, why: str) -> str:
