@@ -39,6 +39,26 @@ export function reviewDiff(spec) {
   ]);
 }
 
+/**
+ * The accepted source that did not go in, selectable, with a Copy button (where the page may
+ * write the clipboard): what the person accepted is never lost with the card.
+ * @param {string} source
+ */
+export function copyBlock(source) {
+  const pre = h("pre", { class: "nbacp-review-copy", "aria-label": "Your cell, to copy", text: source });
+  const button = h("button", { type: "button", class: "nbacp-btn nbacp-btn-default", "data-event": "copy",
+    "data-lm-suppress-shortcuts": "true", text: "Copy" });
+  const clipboard = typeof navigator !== "undefined" ? navigator.clipboard : undefined;
+  if (!clipboard) return [pre];
+  button.addEventListener("click", () => {
+    clipboard.writeText(source).then(
+      () => { button.textContent = "Copied"; },
+      () => { button.textContent = "Copy failed: select the text"; },
+    );
+  });
+  return [pre, h("div", { class: "nbacp-actions" }, [button])];
+}
+
 registerKind("review", (ctx) => {
   const { spec, model } = ctx;
   ctx.body.append(reviewDiff(spec));
@@ -52,6 +72,7 @@ registerKind("review", (ctx) => {
   }
   const status = h("div", { class: "nbacp-card-status", role: "status", text: spec.status || "" });
   if (spec.status) ctx.body.append(status);
+  if (typeof spec.copy === "string") ctx.body.append(...copyBlock(spec.copy));
 
   /** @type {HTMLTextAreaElement | null} */
   let box = null;

@@ -248,7 +248,8 @@
  * @property {boolean} live the edit reaches the open notebook's own model
  * @property {string} why_not_live
  * @property {string} instead what happens instead when not live
- * @property {string} status "Applying…" once accepted
+ * @property {string} status "Applying…" once accepted, then the outcome when it did not go in
+ * @property {string} [copy] the accepted source that did not go in, to copy by hand
  */
 
 export {};

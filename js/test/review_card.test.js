@@ -116,4 +116,11 @@ describe("review card", () => {
     expect(c.q(".nbacp-card-status").textContent).toBe("Applying…");
     expect(c.q("textarea")).toBeNull();
   });
+
+  test("a source that did not go in is shown to copy, as text", () => {
+    const c = mount(spec({ status: "Not applied: no page.", actions: [], copy: XSS }), { phase: "sent" });
+    expect(c.q("pre.nbacp-review-copy").textContent).toBe(XSS);
+    expect(c.q("img")).toBeNull();
+    expect(c.q("textarea")).toBeNull();
+  });
 });

@@ -224,11 +224,22 @@ class ReviewCard(Card[ReviewAnswer]):
         return ReviewAnswer("accept", source, run and self.proposal.cell_type == "code",
                             source != self.proposal.new_source)
 
-    def finish(self, line: str) -> None:
-        """The edit's true outcome (read back from the notebook): the card's summary, then settled."""
+    def finish(self, line: str, *, copy: str | None = None) -> None:
+        """The edit's true outcome (read back from the notebook): the card's summary, then settled.
+
+        ``copy``: the source did not go in; the card stays (phase ``sent``) showing the outcome
+        and that source to copy, so nothing the person accepted is lost. Later calls change nothing.
+        """
         with self._lock:
-            self.summary = visible_controls(line)
-            self._settle()
+            if self.settled or self.spec.get("copy") is not None:
+                return
+            if copy is None:
+                self.summary = visible_controls(line)
+                self._settle()
+                return
+            with self.hold_sync():
+                self.summary = visible_controls(line)
+                self.spec = {**self.spec, "status": visible_controls(line), "actions": [], "copy": copy}
 
     def _settles_on_resolve(self) -> bool:
         answer = self._response

@@ -227,3 +227,45 @@ async def test_after_an_insert_the_agent_may_still_change_the_cell_it_inserted_a
     assert book.sources()[1:3] == [("load", "df = load(2)"), ("new-1", "df.plot(kind='bar')")]
 
 
+
+
+class NoPage(MemoryNotebook):
+    """A link with no page (as nbacp's set_next_input fallback): it cannot read the notebook, and
+    a new cell it takes cannot be read back, so it is never reported as applied."""
+
+    def __init__(self) -> None:
+        super().__init__(PATH, [], None, live=False, why_not_live="No page with nbacp's front-end piece answered.")
+        self.queued: list[str] = []
+
+    async def read(self) -> Any:
+        from support.memory_notebook import NotebookGone
+
+        raise NotebookGone("nbacp cannot read the open notebook: no page answered.")
+
+    async def apply(self, edit: Any) -> Any:
+        from nbacp.kernel.notebook_edits import EditResult
+
+        self.queued.append(edit.source)
+        return EditResult("not_applied", None, None, "queued below the prompt cell; it cannot be read back")
+
+
+async def test_without_a_live_page_a_new_cell_still_goes_to_the_link_and_stays_on_the_card() -> None:
+    book = NoPage()
+    cards: list[Any] = []
+
+    def person(card: Any) -> None:
+        cards.append(card)
+        card.accept("df.plot()  # mine")
+
+    (listed, inserted, replaced), _ = await run(
+        book, [read(), edit(new_source="df.plot()", edit_mode="insert"), edit(cell_id="x", new_source="y")], person)
+    assert failed(listed) and "no page answered" in text_of(listed)
+    assert failed(inserted) and text_of(inserted) == (
+        "Not applied: queued below the prompt cell; it cannot be read back.\n"
+        "The person's version, not applied:\ndf.plot()  # mine")
+    assert book.queued == ["df.plot()  # mine"]
+    card = cards[0]
+    assert card.spec["live"] is False and card.spec["why_not_live"] == "No page with nbacp's front-end piece answered."
+    assert card.phase == "sent" and card.spec["copy"] == "df.plot()  # mine" and card.spec["actions"] == []
+    assert card.spec["status"].startswith("Not applied: queued below the prompt cell")
+    assert failed(replaced) and "cannot be reached" in text_of(replaced) and len(cards) == 1

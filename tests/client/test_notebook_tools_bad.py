@@ -79,7 +79,7 @@ async def test_closed_while_the_card_is_open_is_not_applied() -> None:
 
     (proposed,), _ = await run(book, [edit(cell_id="load", new_source="x", edit_mode="insert")], person)
     assert failed(proposed) and text_of(proposed) == (
-        "Not applied: work/analysis.ipynb was closed. Nothing was changed.")
+        "Not applied: work/analysis.ipynb was closed.")
     assert book.applied == []
 
 

@@ -131,3 +131,17 @@ async def test_script_entries_act_through_the_card() -> None:
     assert (await rejected).action == "reject"
     with pytest.raises(ScriptError, match="needs 'review'"):
         apply_entry(ReviewCard(REPLACE), {"review": "maybe"})
+
+
+async def test_a_source_that_did_not_go_in_stays_on_the_card_to_copy() -> None:
+    view = Transcript(prompt="go")
+    card = ReviewCard(REPLACE)
+    view.add_card(card)
+    card.accept("mine")
+    card.finish("Not applied: the page is gone.", copy="mine")
+    card.finish("a later outcome changes nothing")
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert card in view.shown and card.phase == "sent" and not card.settled
+    assert card.spec["copy"] == "mine" and card.spec["status"] == "Not applied: the page is gone."
+    assert card.spec["actions"] == [] and card.summary == "Not applied: the page is gone."

@@ -90,13 +90,20 @@ class NotebookTools:
     async def edit(self, args: dict[str, Any]) -> tuple[str, bool]:
         """(the outcome text, whether it was applied)."""
         mode, cell_id, source, cell_type = _edit_args(args)
-        view = await self._view()
-        if not same_notebook(str(args["notebook_path"]), view.path):
+        try:
+            view: NotebookView | None = await self._view()
+        except _NotApplied:
+            # A link that is not live may still take a new cell another way (IPython's
+            # set_next_input): the card says so, and the link's result says what became of it.
+            if mode != "insert" or self.link.live:
+                raise
+            view = None
+        if view is not None and not same_notebook(str(args["notebook_path"]), view.path):
             raise _NotApplied(
                 f"Edits go only to the notebook the prompt came from, {view.path!r}, not "
                 f"{args['notebook_path']!r}. Nothing was applied.")
-        target = _target(view, mode, cell_id)
-        if mode != "insert" and cell_id == view.prompt_cell_id:
+        target = _target(view, mode, cell_id) if view is not None else None
+        if view is not None and mode != "insert" and cell_id == view.prompt_cell_id:
             raise _NotApplied(
                 f"Cell {cell_id} holds the person's running prompt: it cannot be "
                 f"{'deleted' if mode == 'delete' else 'replaced'}. Insert a new cell instead. Nothing was applied.")
@@ -114,7 +121,8 @@ class NotebookTools:
                                   question=question, action="decline", value=value)
         kind: CellType = cell_type or (target.cell_type if target is not None and mode == "replace" else "code")
         proposal = Proposal(mode, kind, cell_id, expected or "", source if mode != "delete" else "")
-        card = ReviewCard(proposal, agent=self.client.questions.agent_name, path=view.path,
+        path = view.path if view is not None else str(args["notebook_path"])
+        card = ReviewCard(proposal, agent=self.client.questions.agent_name, path=path,
                           live=self.link.live, why_not_live=self.link.why_not_live, group=self.group)
         answer = await self.client.questions.ask_card(self.session_id, card, "review", question)
         if answer.action != "accept":
@@ -134,6 +142,8 @@ class NotebookTools:
             raise
         text, line = self._outcome(edit, result, edited=answer.edited)
         diff = diff_text(expected or "", result.source if result.source is not None else edit.source)
+        if result.outcome != "applied" and mode != "delete":  # the person's version stays on the card to copy
+            card.finish(line, copy=edit.source)
         return self._done(text, applied=result.outcome == "applied", card=card, question=question, line=line,
                           action="accept", value={"outcome": result.outcome, "cell_id": result.cell_id,
                                                   "edited": answer.edited, "diff": diff})
@@ -146,7 +156,7 @@ class NotebookTools:
             return text + kept, text
         if result.outcome != "applied":
             why = (result.reason or "the notebook did not apply it").rstrip(".")
-            text = f"Not applied: {why}. Nothing was changed."
+            text = f"Not applied: {why}."
             return text + kept, text
         how = f" ({result.reason})" if result.reason else ""
         if edit.mode == "delete":
