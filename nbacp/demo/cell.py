@@ -2,7 +2,8 @@
 
 Through the kernel tools (an HTTP MCP server in ``session/new``, reached with the ``mcp``
 SDK's own client, as in ``explore``): ``notebook_read``, then ``notebook_edit`` inserting one
-cell after the prompt's cell (``df.describe()`` for the first DataFrame ``list_variables``
+cell after the prompt's cell (or, when the notebook cannot be read, one new cell for the link
+to hand on as that front end allows) (``df.describe()`` for the first DataFrame ``list_variables``
 names, else a greeting), which the person reviews on a card. The report is the tool's own
 outcome, word for word: what the notebook really holds now, never what the agent hoped.
 """
@@ -52,13 +53,13 @@ async def propose_cell(deps: AcpSessionContext) -> str:
         if "notebook_edit" not in names:
             return NO_NOTEBOOK_TOOLS
         read = await mcp.call_tool("notebook_read", {})
-        if read.is_error:
-            return f"I could not read your notebook: {_text(read)}"
-        view = json.loads(_text(read))
+        # Unreadable (no page with nbacp's front-end piece): a new cell may still go in another way.
+        view = {} if read.is_error else json.loads(_text(read))
         source = proposed_source(_text(await mcp.call_tool("list_variables", {})))
         anchor = view.get("prompt_cell_id")
-        arguments = {"notebook_path": view["notebook_path"], "new_source": source, "edit_mode": "insert",
-                     "cell_type": "code", **({"cell_id": anchor} if anchor else {})}
+        arguments = {"notebook_path": view.get("notebook_path", "this notebook"), "new_source": source,
+                     "edit_mode": "insert", "cell_type": "code", **({"cell_id": anchor} if anchor else {})}
         result = await mcp.call_tool("notebook_edit", arguments)
-        where = f"after cell {anchor}" if anchor else "at the top"
-        return f"I proposed a new cell {where}:\n{source}\n\nWhat happened: {_text(result)}"
+        where = f"after cell {anchor}" if anchor else "below your prompt"
+        unread = f"I could not read your notebook ({_text(read)})\n" if read.is_error else ""
+        return f"{unread}I proposed a new cell {where}:\n{source}\n\nWhat happened: {_text(result)}"

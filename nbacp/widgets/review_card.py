@@ -50,6 +50,8 @@ class Proposal:
     """The target's source as the agent read it ("" for an insert)."""
     new_source: str
     """The proposed source ("" for a delete)."""
+    placement: str = ""
+    """Where a new cell goes, when the card cannot name a cell (the notebook could not be read)."""
 
 
 ACCEPT: dict[str, Any] = {"event": "accept", "label": "Accept", "style": "primary", "draft": True, "default": True,
@@ -70,7 +72,7 @@ def review_spec(proposal: Proposal, agent: str | None, path: str, live: bool, wh
     kind = "Markdown cell" if proposal.cell_type == "markdown" else f"{proposal.cell_type} cell"
     target = _shown(proposal.target or "")
     if proposal.mode == "insert":
-        where = f"after cell {target}" if proposal.target else "at the top"
+        where = _shown(proposal.placement) or (f"after cell {target}" if proposal.target else "at the top")
         header = f"{who} proposes a new {kind} {where}"
         lines = [("+", _shown(line)) for line in proposal.new_source.splitlines()]
         diff = {"lines": lines, "added": len(lines), "removed": 0, "more": 0}

@@ -266,6 +266,7 @@ async def test_without_a_live_page_a_new_cell_still_goes_to_the_link_and_stays_o
     assert book.queued == ["df.plot()  # mine"]
     card = cards[0]
     assert card.spec["live"] is False and card.spec["why_not_live"] == "No page with nbacp's front-end piece answered."
+    assert card.spec["header"].endswith("a new code cell where this notebook's front end puts it (below)")
     assert card.phase == "sent" and card.spec["copy"] == "df.plot()  # mine" and card.spec["actions"] == []
     assert card.spec["status"].startswith("Not applied: queued below the prompt cell")
     assert failed(replaced) and "cannot be reached" in text_of(replaced) and len(cards) == 1

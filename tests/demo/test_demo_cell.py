@@ -52,3 +52,25 @@ async def test_a_rejected_cell_is_reported_as_rejected() -> None:
 async def test_without_notebook_tools_it_says_how_to_get_them() -> None:
     result = await turn(None, None, {})
     assert result.text.endswith(NO_NOTEBOOK_TOOLS)
+
+
+async def test_when_the_notebook_cannot_be_read_it_still_proposes_a_cell() -> None:
+    from support.memory_notebook import NotebookGone
+
+    from nbacp.kernel.notebook_edits import EditResult
+
+    class NoPage(MemoryNotebook):
+        async def read(self) -> Any:
+            raise NotebookGone("no page answered.")
+
+        async def apply(self, edit: Any) -> Any:
+            self.applied.append(edit)
+            return EditResult("not_applied", None, None, "queued below the prompt cell; it cannot be read back")
+
+    notebook = NoPage("demo.ipynb", [], None, live=False, why_not_live="no page answered")
+    result = await turn(notebook, Script([{"review": "accept"}]), {})
+    hello = "# proposed by the nbacp demo agent\nprint('Hello from the demo agent')"
+    assert [e.source for e in notebook.applied] == [hello]
+    assert "I could not read your notebook (The notebook cannot be reached: no page answered." in result.text
+    assert result.text.endswith(
+        "What happened: Not applied: queued below the prompt cell; it cannot be read back.")

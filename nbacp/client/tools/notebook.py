@@ -120,7 +120,8 @@ class NotebookTools:
                 return self._done(stale_text(cell_id, "the person changed it"), applied=False,
                                   question=question, action="decline", value=value)
         kind: CellType = cell_type or (target.cell_type if target is not None and mode == "replace" else "code")
-        proposal = Proposal(mode, kind, cell_id, expected or "", source if mode != "delete" else "")
+        placement = "" if view is not None else "where this notebook's front end puts it (below)"
+        proposal = Proposal(mode, kind, cell_id, expected or "", source if mode != "delete" else "", placement)
         path = view.path if view is not None else str(args["notebook_path"])
         card = ReviewCard(proposal, agent=self.client.questions.agent_name, path=path,
                           live=self.link.live, why_not_live=self.link.why_not_live, group=self.group)
