@@ -19,7 +19,7 @@ from typing import Any
 from nbacp.render.markdown import render_markdown
 from nbacp.render.tool_calls import GLYPH, ActivityLog, ToolCallSummary, plan_line, within_budget
 from nbacp.render.turn_events import TurnEvents
-from nbacp.render.turn_record_text import CHILD_ACTIVITY_BUDGET, answer_labels, verdict
+from nbacp.render.turn_record_text import CHILD_ACTIVITY_BUDGET, answer_labels, edit_diffs, verdict
 
 NO_MATH_CLASSES = "tex2jax_ignore mathjax_ignore"
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -125,10 +125,12 @@ def record_html(
     parts.extend(_activity_html(activity))
     parts.extend(events_html(events))
     rows = []
-    for answer in answers:
+    answers = list(answers)
+    for answer, diff in zip(answers, edit_diffs(answers), strict=True):
         label, shown = answer_labels(answer[0])
         asked, answered = _text(answer[1]), _text(verdict(answer))
-        rows.append(f"<li><strong>{label}:</strong> {asked}<br><strong>{shown}:</strong> {answered}</li>")
+        fold = f"<details><summary>Diff</summary><pre>{_text(diff)}</pre></details>" if diff else ""
+        rows.append(f"<li><strong>{label}:</strong> {asked}<br><strong>{shown}:</strong> {answered}{fold}</li>")
     if rows:
         parts.append('<ul class="nbacp-record-answers">' + "".join(rows) + "</ul>")
     ended = _text(stop_reason) if stop_reason else "not finished"

@@ -55,7 +55,35 @@ def answer_labels(kind: str) -> tuple[str, str]:
         "permission": ("Permission", "Decision"),
         "url": ("Link", "Answer"),
         "auth": ("Sign-in", "Answer"),
+        "review": ("Cell edit", "Outcome"),
     }.get(kind, ("Question", "Answer"))
+
+
+MAX_EDIT_DIFF = 4_000
+"""Characters of one cell edit's diff the record keeps (as a tool call's output: 4 KB)."""
+EDIT_DIFFS_BUDGET = 8_000
+"""Characters of all the cell edits' diffs of one turn; past it an edit keeps its outcome line only."""
+
+
+def edit_diffs(answers: Iterable[Any]) -> list[str]:
+    """Each answer's folded diff ("" for an answer that is not a cell edit), bounded per edit
+    (``MAX_EDIT_DIFF``) and per turn (``EDIT_DIFFS_BUDGET``), so the record stays within its
+    bound however many cells the agent proposed (docs/record.md, 'Size')."""
+    out: list[str] = []
+    used = 0
+    for answer in answers:
+        value = getattr(answer, "value", None)
+        diff = value.get("diff") if getattr(answer, "kind", None) == "review" and isinstance(value, dict) else None
+        if not isinstance(diff, str) or not diff:
+            out.append("")
+            continue
+        if len(diff) > MAX_EDIT_DIFF:
+            diff = diff[:MAX_EDIT_DIFF] + f"\n… ({len(diff) - MAX_EDIT_DIFF:,} more characters)"
+        if used + len(diff) > EDIT_DIFFS_BUDGET:
+            diff = "(diff left out: this turn's cell edits already fill the record's share for diffs)"
+        used += len(diff)
+        out.append(safe_text(diff))
+    return out
 
 
 def verdict(answer: Any) -> str:
@@ -140,9 +168,12 @@ def record_markdown(
     nested = list(events_lines(events, _markdown_lines))
     if nested:
         parts.append("  \n".join(nested))
-    for answer in answers:
+    answers = list(answers)
+    for answer, diff in zip(answers, edit_diffs(answers), strict=True):
         label, shown = answer_labels(answer[0])
         parts.append(f"**{label}:** {inert_markdown(answer[1])}  \n**{shown}:** {inert_markdown(verdict(answer))}")
+        if diff:
+            parts.append(_markdown_lines(diff))
     ended = inert_markdown(stop_reason) if stop_reason else "not finished"
     parts.append(f"*Stop reason: {ended}*")
     return no_math_markdown("\n\n".join(parts))
@@ -160,9 +191,11 @@ def record_text(
     lines = [f"You: {prompt.strip()}", f"Agent: {text.strip() or '(no message text)'}"]
     lines.extend(_activity_text(activity))
     lines.extend(events_lines(events))
-    for answer in answers:
+    answers = list(answers)
+    for answer, diff in zip(answers, edit_diffs(answers), strict=True):
         label, shown = answer_labels(answer[0])
         lines.append(f"{label}: {answer[1].strip()}\n  {shown}: {verdict(answer).strip()}")
+        lines.extend("    " + line for line in diff.split("\n") if diff)
     lines.append(f"Stop reason: {stop_reason or 'not finished'}")
     return _CONTROL.sub("", safe_text("\n".join(lines)))
 
