@@ -67,6 +67,8 @@ class Session(SessionControls):
         self.settings = connection.settings_for(session_id)
         self.history: Transcript | None = None  # the replayed transcript of a loaded session
         self.tools: KernelToolServer | None = None  # the kernel's MCP server, when started with tools=
+        # the client system prompt sent with the session's request (nbacp.client.system_prompt), or None
+        self.system_prompt: dict[str, Any] | None = None
 
     @property
     def updates(self) -> list[Any]:

@@ -10,7 +10,7 @@ from typing import Any
 from acp.schema import SessionInfoUpdate
 
 from nbacp.client.surface import Surfaces
-from nbacp.client.wire import extensions
+from nbacp.client.wire import extensions, raw_tap, sdk_compat
 from nbacp.updates import UpdateLog
 
 
@@ -32,6 +32,7 @@ class Updates:
         return log
 
     def session_update(self, session_id: str, update: Any, meta: Any = None) -> None:
+        update = sdk_compat.with_tool_name(update, raw_tap.current_tool_name())  # SDK 0.12 drops it
         self.session_log(session_id).append(update)
         if self.on_update is not None:
             self.on_update(session_id, update)

@@ -14,7 +14,10 @@ blocks, closes connections and calls the stable methods through these functions:
   calls ``clean_elicitation`` on the raw params first, on both lines;
 - auth methods: 1.0 parses a method without ``type`` (the spec's default "agent" kind) as a
   terminal sign-in and drops env-var methods' ``vars``; the raw tap keeps the raw list and
-  ``Connection.auth_methods`` reads that (on both lines, one behaviour).
+  ``Connection.auth_methods`` reads that (on both lines, one behaviour);
+- a tool call's ``name`` (schema 1.22): a field on 1.x; 0.12 drops it, so ``with_tool_name``
+  gives the update (or a permission request's tool call) the raw tap's copy, as an instance of a
+  subclass that has the field: ``isinstance`` checks and ``model_dump`` work as on 1.x.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ __all__ = [
     "logout",
     "resource_link_block",
     "text_block",
+    "with_tool_name",
 ]
 
 SDK_VERSION = importlib.metadata.version("agent-client-protocol")
@@ -90,6 +94,25 @@ async def logout(agent: Any) -> Any:
     if typed is not None:
         return await typed()
     return await sdk_connection.send_request(agent, "logout", {})
+
+
+# -- tool call names (schema 1.22) ---------------------------------------------------------
+def _named(base: type[Any]) -> type[Any]:
+    if "name" in base.model_fields:
+        return base
+    return type(base.__name__, (base,), {"__annotations__": {"name": str | None}, "name": None,
+                                         "__module__": __name__, "__qualname__": base.__qualname__})
+
+
+_NAMED = {base: _named(base) for base in (schema.ToolCallStart, schema.ToolCallProgress, schema.ToolCallUpdate)}
+
+
+def with_tool_name(call: Any, name: str | None) -> Any:
+    """``call`` (a tool call update or a permission's tool call) with its wire ``name``, on both lines."""
+    named = _NAMED.get(type(call))
+    if name is None or named is None or getattr(call, "name", None) == name:
+        return call
+    return named.model_validate({**call.model_dump(by_alias=True, exclude_unset=True), "name": name})
 
 
 # -- incoming requests ----------------------------------------------------------------------
