@@ -92,7 +92,7 @@ class Questions:
         tool_call = sdk_compat.with_tool_name(tool_call, raw_tap.current_tool_name())
         card = widgets.PermissionCard(tool_call, options, agent=self.agent_name,
                                       warning=await self._notebook_warning(session_id, tool_call))
-        title = tool_call.title or getattr(tool_call, "name", None) or tool_call.tool_call_id
+        title = tool_call.title or sdk_compat.tool_name(tool_call) or tool_call.tool_call_id
         return await self._reply(session_id, card, "permission", title)
 
     async def _notebook_warning(self, session_id: str, tool_call: ToolCallUpdate) -> str:

@@ -42,6 +42,7 @@ __all__ = [
     "logout",
     "resource_link_block",
     "text_block",
+    "tool_name",
     "with_tool_name",
 ]
 
@@ -105,6 +106,12 @@ def _named(base: type[Any]) -> type[Any]:
 
 
 _NAMED = {base: _named(base) for base in (schema.ToolCallStart, schema.ToolCallProgress, schema.ToolCallUpdate)}
+
+
+def tool_name(call: Any) -> str | None:
+    """A tool call's ``name`` on either line (None where the agent sent none)."""
+    name = getattr(call, "name", None)
+    return name if isinstance(name, str) else None
 
 
 def with_tool_name(call: Any, name: str | None) -> Any:
