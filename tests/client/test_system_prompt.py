@@ -8,6 +8,8 @@ raw tap at work on both lines (the test-sdk1 tier runs this file too).
 from __future__ import annotations
 
 import asyncio
+import importlib
+import inspect
 import json
 import sys
 from pathlib import Path
@@ -19,6 +21,7 @@ from support import raw_session_agent
 import nbacp
 from nbacp.client import system_prompt
 
+NOTEBOOK_TOOLS = "notebook" in inspect.signature(nbacp.kernel_tools).parameters  # [cells]' notebook tools
 FULL = {"loadSession": True, "sessionCapabilities": {"systemPrompt": {}, "resume": {}, "fork": {}},
         "mcpCapabilities": {"http": True}}
 
@@ -111,6 +114,20 @@ async def test_an_agent_that_also_offers_override_still_gets_append(tmp_path: Pa
         calls = await _calls(session)
     [sent] = _sent(calls, "session/new")
     assert sent["mode"] == "append"  # nbacp adds to the agent's instructions, never replaces them
+
+
+@pytest.mark.skipif(not NOTEBOOK_TOOLS, reason="needs kernel_tools(notebook=...), the notebook tools of [cells]")
+async def test_with_the_notebook_tools_the_prompt_names_them_and_claudes_writer_is_off(tmp_path: Path) -> None:
+    memory = importlib.import_module("support.memory_notebook")  # with the notebook tools' test support
+    link = memory.MemoryNotebook(str(tmp_path / "analysis.ipynb"), [memory.cell("c1", "x = 1")], "c1")
+    tools = nbacp.kernel_tools(namespace={}, **{"notebook": link})
+    async with asyncio.timeout(60), nbacp.connect(_agent(tmp_path, FULL)) as conn:
+        session = await conn.new_session(tmp_path, tools=tools)
+        calls = await _calls(session)
+    [new] = [params for name, params in calls if name == "session/new"]
+    assert new["_meta"] == {"claudeCode": {"options": {"disallowedTools": ["NotebookEdit"]}}}
+    text = new["systemPrompt"]["content"][0]["text"]
+    assert "notebook_read" in text and "notebook_edit" in text and "show its code" not in text
 
 
 def test_the_notebook_tools_turn_claudes_notebook_writer_off() -> None:
