@@ -134,7 +134,7 @@ class SessionLifecycle:
         advertise ``sessionCapabilities.additionalDirectories``); with ``cwd`` they are the folders
         it may read, write and run commands in through nbacp (nbacp.client.files).
         ``system_prompt``: where the agent accepts a client system prompt, nbacp appends a short
-        text saying it works in a notebook (docs/protocol.md, 'The notebook's system prompt'); a
+        text saying it works in a notebook (docs/protocol.md, 'The client system prompt'); a
         str is appended after it, False sends none.
         """
         path = os.path.abspath(os.fspath(cwd))

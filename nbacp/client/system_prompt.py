@@ -5,7 +5,7 @@ Agents that advertise ``sessionCapabilities.systemPrompt`` in ``initialize`` (an
 ``systemPrompt: {mode, content: [text blocks]}`` on ``session/new``, ``load``, ``resume`` and
 ``fork``, and keep it only for that session's process: the client re-sends it each time.
 nbacp sends ``append`` only, so the agent's own instructions stay; the text is short and is
-quoted in docs/protocol.md, 'The notebook's system prompt'. Neither SDK line carries the field
+quoted in docs/protocol.md, 'The client system prompt'. Neither SDK line carries the field
 (pydantic drops it), so it goes on the wire through the raw tap (``raw_tap.outgoing``) and the
 capability is read from the raw ``initialize`` result.
 

@@ -139,3 +139,11 @@ def test_the_notebook_tools_turn_claudes_notebook_writer_off() -> None:
     text = system_prompt.compose(True, kernel_tools=True, notebook_tools=True)
     assert text is not None and "notebook_read" in text and "notebook_edit" in text
     assert "show its code in your answer" not in text
+
+
+def test_the_docs_quote_every_sentence_sent() -> None:
+    page = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+    flat = " ".join(page.read_text(encoding="utf-8").split())
+    for sentence in (system_prompt.BASE, system_prompt.KERNEL, system_prompt.EDIT_WITH_TOOLS,
+                     system_prompt.EDIT_WITHOUT_TOOLS, system_prompt.NEVER_WRITE):
+        assert sentence in flat, sentence
