@@ -119,7 +119,9 @@ def with_tool_name(call: Any, name: str | None) -> Any:
     named = _NAMED.get(type(call))
     if name is None or named is None or getattr(call, "name", None) == name:
         return call
-    return named.model_validate({**call.model_dump(by_alias=True, exclude_unset=True), "name": name})
+    # the fields are validated already: copied as they are (no dump, no second validation)
+    fields = {key: getattr(call, key) for key in type(call).model_fields}
+    return named.model_construct(_fields_set={*call.model_fields_set, "name"}, **fields, name=name)
 
 
 # -- incoming requests ----------------------------------------------------------------------
