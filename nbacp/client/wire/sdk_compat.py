@@ -121,7 +121,8 @@ def with_tool_name(call: Any, name: str | None) -> Any:
         return call
     # the fields are validated already: copied as they are (no dump, no second validation)
     fields = {key: getattr(call, key) for key in type(call).model_fields}
-    return named.model_construct(_fields_set={*call.model_fields_set, "name"}, **fields, name=name)
+    fields["name"] = name
+    return named.model_construct(_fields_set={*call.model_fields_set, "name"}, **fields)
 
 
 # -- incoming requests ----------------------------------------------------------------------
