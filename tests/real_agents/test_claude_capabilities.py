@@ -42,14 +42,16 @@ def _system_text(body: dict[str, Any]) -> str:
     return str(system or "")
 
 
-def _first_user_text(body: dict[str, Any]) -> str:
+def _user_text(body: dict[str, Any]) -> str:
+    """The text the conversation's user turns hold (tool results left out: they quote the children)."""
+    parts: list[str] = []
     for message in body.get("messages") or []:
-        if message.get("role") == "user":
-            content = message.get("content")
-            if isinstance(content, str):
-                return content
-            return " ".join(str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text")
-    return ""
+        content = message.get("content") if message.get("role") == "user" else None
+        if isinstance(content, str):
+            parts.append(content)
+        elif isinstance(content, list):
+            parts += [str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text"]
+    return "\n".join(parts)
 
 
 async def test_the_notebook_prompt_reaches_the_model_and_a_notice_arrives(agents_bin: Path, tmp_path: Path) -> None:
@@ -86,9 +88,9 @@ def _agent(tag: str) -> Call:
 def _subagents(home: Path) -> Any:
     def respond(fake: FakeModel, body: dict[str, Any]) -> Reply:
         done = {r.call_id for r in fake.results_in(body)}
-        first = _first_user_text(body)
+        said = _user_text(body)
         for tag in ("one", "two"):
-            if f"CHILD-{tag.upper()}" in first:  # the child's own conversation
+            if f"CHILD-{tag.upper()}:" in said:  # the child's own conversation
                 if f"toolu_read_{tag}" in done:
                     return Say(f"CHILD-{tag.upper()} finished")
                 if "Read" in fake.offered_tools(body):
