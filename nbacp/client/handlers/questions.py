@@ -97,7 +97,9 @@ class Questions:
 
     async def _notebook_warning(self, session_id: str, tool_call: ToolCallUpdate) -> str:
         """A write to a notebook open in Jupyter, which the agent does itself: said on the card."""
-        wire = tool_call.model_dump(mode="json", by_alias=True, exclude_none=True, exclude={"raw_output"})
+        # rawInput as it is: only its top-level path arguments are read, nothing of it is serialised
+        wire = tool_call.model_dump(mode="json", by_alias=True, exclude_none=True, exclude={"raw_input", "raw_output"})
+        wire["rawInput"] = tool_call.raw_input
         if not notebook_writes.targets(wire):  # no .ipynb named: no need to ask the server
             return ""
         protected = await asyncio.to_thread(open_notebooks.protected_notebooks, kernel.kernel_id())
