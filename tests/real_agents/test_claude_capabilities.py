@@ -3,9 +3,10 @@
 - the client system prompt (``sessionCapabilities.systemPrompt``, append + override advertised):
   the notebook's text reaches the model's ``system``;
 - two subagents (the ``Agent`` tool, called twice in one reply, ``run_in_background: false``) run
-  in parallel; each child's tool calls reach nbacp told apart: on the parent session marked with
-  ``_meta.claudeCode.parentToolUseId`` (no ``subagents`` capability), or under the child's own
-  session (with it);
+  in parallel; each child's tool calls reach nbacp told apart, marked with
+  ``_meta.claudeCode.parentToolUseId``: on the parent session after its ``Agent`` tool call
+  (no ``subagents`` capability), or in the child's own session announced by ``subagent_update``
+  (with it);
 - a notice (its gateway warning, sent because the API is on 127.0.0.1) and a compaction
   (``/compact``): typed updates with ``session.notices`` / ``session.compaction``, else a bold
   message chunk and a "Compact conversation" think tool call.
@@ -116,11 +117,18 @@ async def test_two_parallel_subagents_reach_nbacp_told_apart(agents_bin: Path, t
             result = await asyncio.wait_for(session.prompt("Read both files with two agents."), HANG)
             logs = {sid: [_wire(u) for u in log] for sid, log in conn.client.session_updates.logs.items()}
     assert result.text.endswith("Both subagents are done.")
-    # the parent's two Agent calls, untitled at first: their tool name (schema 1.22) says what they are
     parent = logs[session.id]
-    starts = [u for u in parent if u.get("sessionUpdate") == "tool_call" and u["toolCallId"].startswith("toolu_agent")]
-    assert sorted(u["toolCallId"] for u in starts) == ["toolu_agent_one", "toolu_agent_two"]
-    assert {u.get("name") for u in starts} == {"Agent"}
+    announced = {u["sessionId"]: u for u in parent if u.get("sessionUpdate") == "subagent_update" and "title" in u}
+    if announced:  # nbacp advertises subagents: each child is a session of its own, announced on the parent
+        assert sorted(u["title"] for u in announced.values()) == ["Read one", "Read two"]
+        for child, first in announced.items():
+            reads = [u for u in logs.get(child, []) if u.get("toolCallId", "").startswith("toolu_read_")]
+            assert {u["toolCallId"] for u in reads} == {f"toolu_read_{first['title'].split()[-1]}"}
+    else:  # without it: the parent's two Agent calls, titled "Task" at first; their name says what they are
+        starts = [u for u in parent if u.get("sessionUpdate") == "tool_call"
+                  and u["toolCallId"].startswith("toolu_agent")]
+        assert sorted(u["toolCallId"] for u in starts) == ["toolu_agent_one", "toolu_agent_two"]
+        assert {u.get("name") for u in starts} == {"Agent"}
     # each child's Read, told apart: by its parent tool call's id, or by its own session
     owner: dict[str, set[str]] = {}
     for sid, updates in logs.items():
