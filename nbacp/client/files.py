@@ -132,7 +132,8 @@ def write_text(path: str, content: str, roots: Sequence[Path], protected: Iterab
         raise refusal(
             path, "notebook_open",
             f"Refused: {path} is a notebook open in Jupyter; writing it would overwrite the person's "
-            "unsaved work. Ask the person to make the change, or use the kernel tools.",
+            "unsaved work. Change its cells with the notebook tools (notebook_read, notebook_edit: the "
+            "person reviews each edit) where the session has them; otherwise show the cells in your answer.",
         )
     if real.is_dir():
         raise refusal(path, "is_directory", f"Refused: {path} is a directory, not a file.")

@@ -7,6 +7,8 @@ otherwise raises NotSupportedByAgentError naming the capability, instead of send
 agent would answer with "Method not found". ``session/new`` and ``session/load`` go through
 the authentication retry (``nbacp.client.auth``). ``session/delete`` and ``logout`` are stable
 in schema v1.23; SDK 0.12 has no typed call for them (docs/protocol.md, 'Two SDK lines').
+new / load / resume / fork carry the notebook's system prompt where the agent advertises
+``sessionCapabilities.systemPrompt`` (``nbacp.client.system_prompt``), re-sent each time.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from nbacp import kernel
 from nbacp.client import auth
+from nbacp.client import system_prompt as client_prompt
 from nbacp.client.session import Session
 from nbacp.client.settings import SessionSettings
+from nbacp.client.system_prompt import SystemPrompt
 from nbacp.client.turn import TurnRecord
-from nbacp.client.wire import sdk_compat, sdk_connection
+from nbacp.client.wire import raw_tap, sdk_compat, sdk_connection
 from nbacp.client.wire.rpc_errors import agent_errors
 from nbacp.display import Static, show
 from nbacp.errors import NotSupportedByAgentError
@@ -105,6 +109,15 @@ class SessionLifecycle:
         self._require("additional_directories")
         return {"additional_directories": [os.path.abspath(os.fspath(d)) for d in additional_directories]}
 
+    def _system_prompt(self, choice: SystemPrompt, tools: KernelTools | None = None) -> dict[str, Any]:
+        """The ``systemPrompt`` field for a session request: only where the agent advertises it."""
+        raw = self.tap.agent_capabilities if self.tap is not None else None
+        if not client_prompt.advertised(raw):
+            client_prompt.compose(choice)  # a wrong argument is refused all the same
+            return {}
+        text = client_prompt.compose(choice, kernel_tools=tools is not None, notebook_tools=_notebook_tools(tools))
+        return {"systemPrompt": client_prompt.field(text)} if text is not None else {}
+
     # -- the calls -------------------------------------------------------------------
     async def new_session(
         self,
@@ -113,32 +126,42 @@ class SessionLifecycle:
         mcp_servers: list[Any] | None = None,
         tools: KernelTools | None = None,
         additional_directories: list[str | os.PathLike[str]] | None = None,
+        system_prompt: SystemPrompt = True,
     ) -> Session:
         """A new session; ``tools=nbacp.kernel_tools()`` gives the agent this kernel as an MCP server.
 
         ``additional_directories`` are folders the agent may work in beside ``cwd`` (agents that
         advertise ``sessionCapabilities.additionalDirectories``); with ``cwd`` they are the folders
         it may read, write and run commands in through nbacp (nbacp.client.files).
+        ``system_prompt``: where the agent accepts a client system prompt, nbacp appends a short
+        text saying it works in a notebook (docs/protocol.md, 'The client system prompt'); a
+        str is appended after it, False sends none.
         """
         path = os.path.abspath(os.fspath(cwd))
         extra = self._directories(additional_directories)
+        prompt_field = self._system_prompt(system_prompt, tools)
+        meta = system_prompt_meta(tools)
         tool_server = await tools.start(self.client, self.agent_capabilities) if tools is not None else None
         servers = [*(mcp_servers or []), *([tool_server.entry()] if tool_server is not None else [])]
         try:
-            response = await self._interruptible(
-                auth.retrying(
-                    self,  # type: ignore[arg-type]
-                    lambda: self.agent.new_session(cwd=path, mcp_servers=servers, **extra),
+            with raw_tap.outgoing(prompt_field):
+                response = await self._interruptible(
+                    auth.retrying(
+                        self,  # type: ignore[arg-type]
+                        lambda: self.agent.new_session(cwd=path, mcp_servers=servers, **extra, **meta),
+                    )
                 )
-            )
         except BaseException:
             if tool_server is not None:
                 await tool_server.close()
             raise
         session = self._adopt(response.session_id, path, response, extra.get("additional_directories"))
+        session.system_prompt = prompt_field.get("systemPrompt")
         if tool_server is not None:
             tool_server.bind(session.id)
             session.tools = tool_server
+        if _notebook_tools(tools):
+            self.client.questions.notebook_tool_sessions.add(session.id)
         return session
 
     async def list_sessions(self, cwd: str | os.PathLike[str] | None = None) -> list[Any]:
@@ -163,26 +186,32 @@ class SessionLifecycle:
         *,
         mcp_servers: list[Any] | None = None,
         additional_directories: list[str | os.PathLike[str]] | None = None,
+        system_prompt: SystemPrompt = True,
     ) -> Session:
-        """Load a session; the history the agent replays is shown in this cell as a transcript."""
+        """Load a session; the history the agent replays is shown in this cell as a transcript.
+
+        ``system_prompt`` as for ``new_session`` (agents keep none across processes: it is sent again).
+        """
         self._require("load")
         path = os.path.abspath(os.fspath(cwd))
         extra = self._directories(additional_directories)
+        prompt_field = self._system_prompt(system_prompt)
         history = Transcript(prompt=f"(history of session {session_id})")
         history.add_class("nbacp-history")
         view = show(history, display_id=True)
         self.client.roots.set(session_id, path, extra.get("additional_directories", []))  # the replay may read files
         self.client.surfaces.attach(session_id, history)
         try:
-            response = await self._interruptible(
-                auth.retrying(
-                    self,  # type: ignore[arg-type]
-                    lambda: self.agent.load_session(
-                        cwd=path, session_id=session_id, mcp_servers=mcp_servers or [], **extra
-                    ),
-                    surface=history,
+            with raw_tap.outgoing(prompt_field):
+                response = await self._interruptible(
+                    auth.retrying(
+                        self,  # type: ignore[arg-type]
+                        lambda: self.agent.load_session(
+                            cwd=path, session_id=session_id, mcp_servers=mcp_servers or [], **extra
+                        ),
+                        surface=history,
+                    )
                 )
-            )
             tracker = sdk_connection.replay_tracker(self.agent)  # replayed updates still in flight
             if tracker is not None:
                 await tracker.wait(session_id)
@@ -196,6 +225,7 @@ class SessionLifecycle:
         show(TurnRecord(history.record_markdown(), plain, history.record_html()))  # the saved notebook keeps it
         session = self._adopt(session_id, path, response, extra.get("additional_directories"))
         session.history = history
+        session.system_prompt = prompt_field.get("systemPrompt")
         return session
 
     async def resume_session(
@@ -205,32 +235,44 @@ class SessionLifecycle:
         *,
         mcp_servers: list[Any] | None = None,
         additional_directories: list[str | os.PathLike[str]] | None = None,
+        system_prompt: SystemPrompt = True,
     ) -> Session:
-        """Continue a session without replaying its history."""
+        """Continue a session without replaying its history; ``system_prompt`` as for ``new_session``."""
         self._require("resume")
         path = os.path.abspath(os.fspath(cwd))
         extra = self._directories(additional_directories)
-        response = await self._interruptible(
-            auth.retrying(
-                self,  # type: ignore[arg-type]
-                lambda: self.agent.resume_session(
-                    session_id=session_id, cwd=path, mcp_servers=mcp_servers or [], **extra
-                ),
+        prompt_field = self._system_prompt(system_prompt)
+        with raw_tap.outgoing(prompt_field):
+            response = await self._interruptible(
+                auth.retrying(
+                    self,  # type: ignore[arg-type]
+                    lambda: self.agent.resume_session(
+                        session_id=session_id, cwd=path, mcp_servers=mcp_servers or [], **extra
+                    ),
+                )
             )
-        )
-        return self._adopt(session_id, path, response, extra.get("additional_directories"))
+        session = self._adopt(session_id, path, response, extra.get("additional_directories"))
+        session.system_prompt = prompt_field.get("systemPrompt")
+        return session
 
-    async def fork_session(self, session_id: str, cwd: str | os.PathLike[str] = ".") -> Session:
-        """A new session that starts from a copy of ``session_id``'s history."""
+    async def fork_session(
+        self, session_id: str, cwd: str | os.PathLike[str] = ".", *, system_prompt: SystemPrompt = True
+    ) -> Session:
+        """A new session that starts from a copy of ``session_id``'s history; ``system_prompt`` as
+        for ``new_session``."""
         self._require("fork")
         path = os.path.abspath(os.fspath(cwd))
-        response = await self._interruptible(
-            auth.retrying(
-                self,  # type: ignore[arg-type]
-                lambda: self.agent.fork_session(session_id=session_id, cwd=path, mcp_servers=[]),
+        prompt_field = self._system_prompt(system_prompt)
+        with raw_tap.outgoing(prompt_field):
+            response = await self._interruptible(
+                auth.retrying(
+                    self,  # type: ignore[arg-type]
+                    lambda: self.agent.fork_session(session_id=session_id, cwd=path, mcp_servers=[]),
+                )
             )
-        )
-        return self._adopt(response.session_id, path, response)
+        session = self._adopt(response.session_id, path, response)
+        session.system_prompt = prompt_field.get("systemPrompt")
+        return session
 
     async def close_session(self, session_id: str) -> None:
         """``session/close``: the agent frees the session; its Session object can no longer prompt."""
@@ -277,3 +319,14 @@ class SessionLifecycle:
         if settings.modes is not None or settings.config_options or settings.models:
             session.show_toolbar()
         return session
+
+
+def _notebook_tools(tools: KernelTools | None) -> bool:
+    """Whether the session's kernel tools include the notebook tools (a link to the open notebook)."""
+    return tools is not None and getattr(tools, "notebook", None) is not None
+
+
+def system_prompt_meta(tools: KernelTools | None) -> dict[str, Any]:
+    """The ``_meta`` keys of ``session/new`` (the SDK's keyword arguments): claude's own notebook
+    writer off where the notebook tools are on (``nbacp.client.system_prompt.session_meta``)."""
+    return client_prompt.session_meta(_notebook_tools(tools))

@@ -67,6 +67,8 @@ class Session(SessionControls):
         self.settings = connection.settings_for(session_id)
         self.history: Transcript | None = None  # the replayed transcript of a loaded session
         self.tools: KernelToolServer | None = None  # the kernel's MCP server, when started with tools=
+        # the client system prompt sent with the session's request (nbacp.client.system_prompt), or None
+        self.system_prompt: dict[str, Any] | None = None
 
     @property
     def updates(self) -> list[Any]:
@@ -157,7 +159,7 @@ class Session(SessionControls):
             told = "the agent was told to stop the turn (session/cancel)"
             try:
                 await self.connection.agent.cancel(session_id=self.id)
-                # and every running subagent that advertised cancel (docs/protocol.md, 'Subagents')
+                # and every running subagent that advertised cancel (docs/protocol.md, 'Subagents, notices, compaction')
                 children = self.connection.client.subagents.cancellable(self.id)
                 for child in children:
                     await self.connection.agent.cancel(session_id=child)

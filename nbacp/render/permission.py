@@ -268,7 +268,7 @@ def permission_spec(
     located = (loc.get("path") for loc in tool_call.get("locations") or () if isinstance(loc, Mapping))
     paths = {d["path"] for d in diffs} | {shown(p) for p in located if p}
     command = command_of(tool_call)
-    title = shown(tool_call.get("title") or tool_call.get("toolCallId") or "")
+    title = shown(tool_call.get("title") or tool_call.get("name") or tool_call.get("toolCallId") or "")
     if command is not None and title == shown(command[0]):
         title = ""  # claude and gemini title an execute call with its command: show it once, as code
     raw_input = tool_call.get("rawInput")
@@ -276,7 +276,7 @@ def permission_spec(
     said = {shown(v) for v in raw_input.values() if isinstance(v, str)} if isinstance(raw_input, Mapping) else set()
     args, args_more = argument_rows(raw_input) if raw_input not in (None, {}) else ([], 0)
     details = [["id", shown(tool_call.get("toolCallId", ""))]]
-    for name in ("status", "kind"):
+    for name in ("name", "status", "kind"):
         if tool_call.get(name):
             details.append([name, shown(tool_call[name])])
     return {

@@ -85,6 +85,7 @@ class ToolCallSummary:
 
     id: str
     title: str = ""
+    name: str = ""  # the tool's name (schema 1.22): shown where the call has no title
     kind: str = ""
     status: str = "pending"
     locations: list[str] = field(default_factory=list)
@@ -131,7 +132,7 @@ class ToolCallSummary:
 
     # -- merging ---------------------------------------------------------------------
     def merge(self, update: Mapping[str, Any], *, cancelling: bool = False) -> None:
-        for key in ("title", "kind"):
+        for key in ("title", "name", "kind"):
             value = update.get(key)
             if isinstance(value, str) and value:
                 setattr(self, key, clip(value, 160))
@@ -357,7 +358,7 @@ HTML); the calls past it are counted as "N more tool calls" (docs/record.md, 'Si
 
 def call_line(call: ToolCallSummary) -> str:
     """The call's one line: glyph, title, then what it did, status, target, locations, diff sizes, exit."""
-    title = call.title or call.id
+    title = call.title or call.name or call.id
     return " · ".join([f"{GLYPH.get(call.status, '?')} {title}", *call.facts()])
 
 

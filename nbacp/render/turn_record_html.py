@@ -42,7 +42,7 @@ def _markdown(value: str) -> str:
 
 def _call_html(call: ToolCallSummary) -> str:
     """One tool call: a line of facts, its diffs folded (``<details>``), its last lines of output."""
-    title = call.title or call.id
+    title = call.title or call.name or call.id
     facts = " · ".join(_text(fact) for fact in call.facts())
     glyph = GLYPH.get(call.status, "?")
     parts = [f'<li class="nbacp-record-tool">{glyph} <strong>{_text(title)}</strong> · {facts}']

@@ -27,7 +27,8 @@ BUTTON_STYLES = {"allow_once": "primary"}
 
 
 def card_spec(
-    tool_call: ToolCallUpdate, options: Sequence[PermissionOption], agent: str | None, ids: PageText
+    tool_call: ToolCallUpdate, options: Sequence[PermissionOption], agent: str | None, ids: PageText,
+    warning: str = "",
 ) -> dict[str, Any]:
     """The card's ``spec``: the permission body, its header and one action per option (its id as
     ``ids`` puts it on the page: an id that is not clean text still goes onto the comm)."""
@@ -48,7 +49,10 @@ def card_spec(
         }
         for row in body.pop("options")
     ]
-    message = "" if options else "The agent offered no options; only cancelling the turn can close this."
+    lines = [warning] if warning else []  # e.g. a write to a notebook open in Jupyter (nbacp.client.notebook_writes)
+    if not options:
+        lines.append("The agent offered no options; only cancelling the turn can close this.")
+    message = "\n".join(lines)
     header = f"{body['agent']} asks permission to {body['what']}"
     return {**body, "header": header, "message": message, "actions": actions}
 
@@ -62,12 +66,16 @@ class PermissionCard(Card[RequestPermissionResponse]):
         options: Sequence[PermissionOption],
         *,
         agent: str | None = None,
+        warning: str = "",
     ) -> None:
+        """``warning``: a line the card shows above its options (the client's, never the agent's)."""
         self._ids = PageText()  # option ids as the page holds them, and back
-        super().__init__(card_spec(tool_call, options, agent, self._ids), _dom_classes=("nbacp-permission-card",))
+        super().__init__(card_spec(tool_call, options, agent, self._ids, warning),
+                         _dom_classes=("nbacp-permission-card",))
         self.tool_call = tool_call
         self.options = list(options)
         self.agent = agent
+        self.warning = warning
 
     def choose(self, option_id_or_label: str) -> bool:
         """Pick an option by id or by its label, through the handler a click's message runs."""

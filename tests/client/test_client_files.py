@@ -129,7 +129,7 @@ async def test_write_refusals_outside_symlink_and_the_open_notebook(
     refused(outcomes[0], "outside_roots")
     refused(outcomes[1], "outside_roots")
     message = refused(outcomes[2], "notebook_open")
-    assert "Ask the person" in message
+    assert "notebook_read, notebook_edit" in message and "show the cells in your answer" in message
     refused(outcomes[3], "notebook_open")
     assert outcomes[4] == {"ok": "written"}  # another notebook, not open here
     assert not (tmp_path / "elsewhere.txt").exists()

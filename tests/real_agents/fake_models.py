@@ -44,7 +44,14 @@ class Say:
     text: str
 
 
-Reply = Call | Say
+@dataclass(frozen=True)
+class Calls:
+    """The model calls several tools in one reply (Anthropic dialect): the agent may run them in parallel."""
+
+    calls: tuple[Call, ...]
+
+
+Reply = Call | Calls | Say
 Responder = Callable[["FakeModel", dict[str, Any]], Reply]
 
 
@@ -215,31 +222,38 @@ class AnthropicFake(FakeModel):
     def serve(self, path: str, body: dict[str, Any], reply: Reply) -> tuple[int, str, Iterator[bytes]]:
         if path.endswith("/count_tokens"):
             return 200, "application/json", iter([json.dumps({"input_tokens": 10}).encode()])
-        if isinstance(reply, Call):
-            block: dict[str, Any] = {"type": "tool_use", "id": reply.id, "name": reply.name, "input": reply.args}
+        calls = reply.calls if isinstance(reply, Calls) else (reply,) if isinstance(reply, Call) else ()
+        if calls:
+            blocks: list[dict[str, Any]] = [{"type": "tool_use", "id": c.id, "name": c.name, "input": c.args}
+                                            for c in calls]
             stop = "tool_use"
         else:
-            block, stop = {"type": "text", "text": reply.text}, "end_turn"
+            assert isinstance(reply, Say)
+            blocks, stop = [{"type": "text", "text": reply.text}], "end_turn"
         model = str(body.get("model", "claude-fake"))
         usage = {"input_tokens": 10, "output_tokens": 5, "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}
         message = {"id": "msg_fake", "type": "message", "role": "assistant", "model": model,
                    "stop_sequence": None, "usage": usage}
         if not body.get("stream"):
-            full = {**message, "content": [block], "stop_reason": stop}
+            full = {**message, "content": blocks, "stop_reason": stop}
             return 200, "application/json", iter([json.dumps(full).encode()])
-        start = {**block, "input": {}} if block["type"] == "tool_use" else {"type": "text", "text": ""}
-        delta = ({"type": "input_json_delta", "partial_json": json.dumps(reply.args)} if isinstance(reply, Call)
-                 else {"type": "text_delta", "text": block["text"]})
-        return 200, "text/event-stream", sse([
-            ("message_start", {"type": "message_start",
-                               "message": {**message, "content": [], "stop_reason": None}}),
-            ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": start}),
-            ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
-            ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+        events: list[tuple[str | None, dict[str, Any]]] = [
+            ("message_start", {"type": "message_start", "message": {**message, "content": [], "stop_reason": None}})]
+        for index, block in enumerate(blocks):
+            start = {**block, "input": {}} if block["type"] == "tool_use" else {"type": "text", "text": ""}
+            delta = ({"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+                     if block["type"] == "tool_use" else {"type": "text_delta", "text": block["text"]})
+            events += [
+                ("content_block_start", {"type": "content_block_start", "index": index, "content_block": start}),
+                ("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}),
+                ("content_block_stop", {"type": "content_block_stop", "index": index}),
+            ]
+        events += [
             ("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
                                "usage": {"output_tokens": 5}}),
             ("message_stop", {"type": "message_stop"}),
-        ])
+        ]
+        return 200, "text/event-stream", sse(events)
 
 
 def _anthropic_text(content: Any) -> str:

@@ -14,6 +14,7 @@ from acp import schema
 from pydantic import TypeAdapter
 from support.comm_support import walk
 
+from nbacp.client.wire.sdk_compat import with_tool_name  # the client's step before the transcript
 from nbacp.form.card_answer import CardAnswer
 from nbacp.widgets.transcript import Transcript
 
@@ -326,3 +327,18 @@ def test_plan_entry_status_changes_keep_the_same_widgets() -> None:
     t.add(wire({"sessionUpdate": "plan", "entries": [{**entries[0], "status": "in_progress"}, entries[1]]}))
     after = [w for w in walk(t) if isinstance(w, widgets.Label)]
     assert before == after and [w.value for w in after] == ["You", "Plan", "◐ A (high)", "○ B (low)"]
+
+
+def test_an_untitled_tool_call_is_headed_by_its_name() -> None:
+    """Schema 1.22's ``name`` (on SDK 0.12 given by nbacp.client.wire.sdk_compat.with_tool_name)."""
+    t = Transcript(prompt="go")
+    start = wire({"sessionUpdate": "tool_call", "toolCallId": "toolu_1", "title": "", "kind": "other"})
+    t.add(with_tool_name(start, "NotebookEdit"))
+    t.add(wire({"sessionUpdate": "tool_call_update", "toolCallId": "toolu_1", "status": "completed"}))
+    t.add(with_tool_name(wire({"sessionUpdate": "tool_call", "toolCallId": "toolu_2", "title": "Read a.csv",
+                               "kind": "read", "status": "completed"}), "Read"))
+    t.finish("end_turn")
+    shown = labels(t)
+    assert any(label.startswith("✓ NotebookEdit · other") for label in shown), shown
+    assert any(label.startswith("✓ Read a.csv · read") for label in shown), shown
+    assert not any("toolu_1" in label for label in shown)

@@ -28,10 +28,11 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
-from nbacp import widgets
+from nbacp import kernel, widgets
+from nbacp.client import notebook_writes, open_notebooks
 from nbacp.client.subagents import Subagents
 from nbacp.client.surface import Surface, Surfaces
-from nbacp.client.wire import raw_tap
+from nbacp.client.wire import raw_tap, sdk_compat
 from nbacp.client.wire.guard import request_meta, request_schema
 from nbacp.client.wire.replies import Reply
 from nbacp.errors import InvalidSchemaError
@@ -59,6 +60,7 @@ class Questions:
         self._by_request: dict[Any, Card[Any]] = {}
         self.url_cards: dict[str, Card[Any]] = {}  # by elicitation id, until the card settles
         self._policy_tasks: set[asyncio.Task[Any]] = set()
+        self.notebook_tool_sessions: set[str] = set()  # sessions started with the notebook tools
 
     # -- the methods ------------------------------------------------------------------
     async def create_elicitation(self, message: str, mode: Any) -> dict[str, Any]:
@@ -96,9 +98,22 @@ class Questions:
 
     async def request_permission(self, session_id: str, tool_call: ToolCallUpdate,
                                  options: list[PermissionOption]) -> dict[str, Any]:
-        card = widgets.PermissionCard(tool_call, options, agent=self._who(session_id))
-        title = tool_call.title or tool_call.tool_call_id
+        tool_call = sdk_compat.with_tool_name(tool_call, raw_tap.current_tool_name())
+        card = widgets.PermissionCard(tool_call, options, agent=self._who(session_id),
+                                      warning=await self._notebook_warning(session_id, tool_call))
+        title = tool_call.title or sdk_compat.tool_name(tool_call) or tool_call.tool_call_id
         return await self._reply(session_id, card, "permission", title)
+
+    async def _notebook_warning(self, session_id: str, tool_call: ToolCallUpdate) -> str:
+        """A write to a notebook open in Jupyter, which the agent does itself: said on the card."""
+        # rawInput as it is: only its top-level path arguments are read, nothing of it is serialised
+        wire = tool_call.model_dump(mode="json", by_alias=True, exclude_none=True, exclude={"raw_input", "raw_output"})
+        wire["rawInput"] = tool_call.raw_input
+        if not notebook_writes.targets(wire):  # no .ipynb named: no need to ask the server
+            return ""
+        protected = await asyncio.to_thread(open_notebooks.protected_notebooks, kernel.kernel_id())
+        paths = notebook_writes.open_notebook_writes(wire, protected)
+        return notebook_writes.warning(paths, notebook_tools=session_id in self.notebook_tool_sessions)
 
     def cancel_request(self, request_id: Any) -> bool:
         """``$/cancel_request`` from the agent: close the card answering that request as cancelled."""

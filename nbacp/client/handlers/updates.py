@@ -13,7 +13,7 @@ from acp.schema import SessionInfoUpdate
 
 from nbacp.client.subagents import Subagents, announcement
 from nbacp.client.surface import Surfaces
-from nbacp.client.wire import extensions
+from nbacp.client.wire import extensions, raw_tap, sdk_compat
 from nbacp.updates import UpdateLog
 from nbacp.widgets.transcript.events import parent_tool_use
 
@@ -37,6 +37,7 @@ class Updates:
         return log
 
     def session_update(self, session_id: str, update: Any, meta: Any = None) -> None:
+        update = sdk_compat.with_tool_name(update, raw_tap.current_tool_name())  # SDK 0.12 drops it
         self.session_log(session_id).append(update)
         parent = self.subagents.parent_of(session_id)
         if parent is not None:  # a child's own traffic: shown in its parent's turn, never as the parent's

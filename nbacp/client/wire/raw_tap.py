@@ -12,25 +12,36 @@ drops unknown response fields. Two thin wrappers on the SDK's JSON-RPC connectio
   session/new, load, resume and fork results, which the SDK's response models drop, and the
   raw ``authMethods`` of ``initialize``, which SDK 1.0 misparses (docs/protocol.md, 'Two SDK lines'),
   and adds to the outgoing ``initialize`` the client capabilities the SDK's model drops
-  (``subagents``, ``session.notices``, ``session.compaction``: ``sdk_compat.add_capabilities``).
+  (``subagents``, ``session.notices``, ``session.compaction``: ``sdk_compat.add_capabilities``),
+  and keeps its raw ``agentCapabilities`` (fields neither SDK line knows: ``sessionCapabilities.systemPrompt``);
+- ``send_request`` adds the fields of ``outgoing(...)`` to the session requests sent inside it
+  (``systemPrompt``, which no SDK line's request models carry);
+- a tool call's ``name`` (schema 1.22; SDK 0.12 drops it) is kept in a context variable for the
+  task that handles its ``session/update`` or ``session/request_permission`` (``current_tool_name``).
 The SDK's public observer hook would also see these messages, but it deep-copies every
 message in both directions for every observer; these wrappers copy nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from nbacp.client.wire import sdk_compat, sdk_connection
+from nbacp.render.safe_text import comm_safe
 
 if TYPE_CHECKING:
     from acp.client.connection import ClientSideConnection
 
 log = logging.getLogger(__name__)
 _REQUEST_ID: contextvars.ContextVar[Any] = contextvars.ContextVar("nbacp_request_id", default=None)
+_TOOL_NAME: contextvars.ContextVar[str | None] = contextvars.ContextVar("nbacp_tool_name", default=None)
+_OUTGOING: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("nbacp_outgoing", default=None)
+TOOL_CALL_UPDATES = ("tool_call", "tool_call_update")
+MAX_NAME_CHARS = 200
 SESSION_METHODS = ("session/new", "session/load", "session/resume", "session/fork")
 CANCEL_REQUEST = "$/cancel_request"
 
@@ -40,6 +51,36 @@ def current_request_id() -> Any:
     return _REQUEST_ID.get()
 
 
+def current_tool_name() -> str | None:
+    """The raw ``name`` of the tool call whose ``session/update`` or permission request this task handles."""
+    return _TOOL_NAME.get()
+
+
+@contextlib.contextmanager
+def outgoing(fields: dict[str, Any]) -> Iterator[None]:
+    """Session requests (new / load / resume / fork) sent inside this block carry ``fields`` too."""
+    token = _OUTGOING.set(fields or None)
+    try:
+        yield
+    finally:
+        _OUTGOING.reset(token)
+
+
+def _tool_name(method: str, params: Any) -> str | None:
+    if not isinstance(params, dict):
+        return None
+    if method == "session/update":
+        call = params.get("update")
+        if not isinstance(call, dict) or call.get("sessionUpdate") not in TOOL_CALL_UPDATES:
+            return None
+    elif method == "session/request_permission":
+        call = params.get("toolCall")
+    else:
+        return None
+    name = call.get("name") if isinstance(call, dict) else None
+    return comm_safe(name[:MAX_NAME_CHARS]) if isinstance(name, str) and name else None
+
+
 class RawTap:
     """What ``install`` puts on a connection; see the module docstring."""
 
@@ -47,6 +88,7 @@ class RawTap:
         self.cancel_request = cancel_request  # the client's: closes the card answering that request
         self.models: dict[str, Any] = {}
         self.auth_methods: list[Any] | None = None  # initialize's authMethods, as sent
+        self.agent_capabilities: dict[str, Any] | None = None  # initialize's agentCapabilities, as sent
 
     def incoming(self, message: Any) -> bool:
         """Look at one incoming message; False when it is a ``$/`` notification handled here."""
@@ -56,6 +98,7 @@ class RawTap:
         if method is None:
             return True
         _REQUEST_ID.set(message.get("id") if "id" in message else None)
+        _TOOL_NAME.set(_tool_name(method, message.get("params")) if isinstance(method, str) else None)
         if "id" in message or not isinstance(method, str) or not method.startswith("$/"):
             return True
         params = message.get("params")
@@ -66,6 +109,8 @@ class RawTap:
     def result(self, method: str, params: Any, result: Any) -> None:
         if method == "initialize" and isinstance(result, dict) and isinstance(result.get("authMethods"), list):
             self.auth_methods = [m for m in result["authMethods"] if isinstance(m, dict)]
+        if method == "initialize" and isinstance(result, dict) and isinstance(result.get("agentCapabilities"), dict):
+            self.agent_capabilities = result["agentCapabilities"]
         if method in SESSION_METHODS and isinstance(result, dict) and isinstance(result.get("models"), dict):
             session_id = result.get("sessionId") or (params or {}).get("sessionId")
             if isinstance(session_id, str):
@@ -99,6 +144,9 @@ def install(
         async def send(method: str, params: Any = None) -> Any:
             if method == "initialize" and capabilities and isinstance(params, dict):
                 sdk_compat.add_capabilities(params, capabilities)
+            extra = _OUTGOING.get()
+            if extra and method in SESSION_METHODS and isinstance(params, dict):
+                params = {**params, **extra}
             result = await send_request(method, params)
             tap.result(method, params, result)
             return result

@@ -19,6 +19,9 @@ blocks, closes connections and calls the stable methods through these functions:
   ``session.compaction``): pydantic drops unknown fields, so ``add_capabilities`` writes them
   into the raw ``initialize`` params (the raw tap calls it), and the updates they enable reach
   the client as raw JSON (the guard's unknown-update path).
+- a tool call's ``name`` (schema 1.22): a field on 1.x; 0.12 drops it, so ``with_tool_name``
+  gives the update (or a permission request's tool call) the raw tap's copy, as an instance of a
+  subclass that has the field: ``isinstance`` checks and ``model_dump`` work as on 1.x.
 """
 
 from __future__ import annotations
@@ -45,6 +48,8 @@ __all__ = [
     "logout",
     "resource_link_block",
     "text_block",
+    "tool_name",
+    "with_tool_name",
 ]
 
 SDK_VERSION = importlib.metadata.version("agent-client-protocol")
@@ -123,6 +128,32 @@ def json_copy(value: Any) -> Any:
     if isinstance(value, list):
         return [json_copy(v) for v in value]
     return value
+# -- tool call names (schema 1.22) ---------------------------------------------------------
+def _named(base: type[Any]) -> type[Any]:
+    if "name" in base.model_fields:
+        return base
+    return type(base.__name__, (base,), {"__annotations__": {"name": str | None}, "name": None,
+                                         "__module__": __name__, "__qualname__": base.__qualname__})
+
+
+_NAMED = {base: _named(base) for base in (schema.ToolCallStart, schema.ToolCallProgress, schema.ToolCallUpdate)}
+
+
+def tool_name(call: Any) -> str | None:
+    """A tool call's ``name`` on either line (None where the agent sent none)."""
+    name = getattr(call, "name", None)
+    return name if isinstance(name, str) else None
+
+
+def with_tool_name(call: Any, name: str | None) -> Any:
+    """``call`` (a tool call update or a permission's tool call) with its wire ``name``, on both lines."""
+    named = _NAMED.get(type(call))
+    if name is None or named is None or getattr(call, "name", None) == name:
+        return call
+    # the fields are validated already: copied as they are (no dump, no second validation)
+    fields = {key: getattr(call, key) for key in type(call).model_fields}
+    fields["name"] = name
+    return named.model_construct(_fields_set={*call.model_fields_set, "name"}, **fields)
 
 
 # -- incoming requests ----------------------------------------------------------------------

@@ -41,7 +41,7 @@ def tool_header(state: dict[str, Any]) -> str:
     status = state.get("status") or "pending"
     glyph = TOOL_GLYPH.get(status, "?")
     kind = state.get("kind")
-    parts = [f"{glyph} {clip(state.get('title') or state['id'], 160)}"]
+    parts = [f"{glyph} {clip(state.get('title') or state.get('name') or state['id'], 160)}"]
     if kind:
         parts.append(str(kind))
     parts.append(status.replace("_", " "))

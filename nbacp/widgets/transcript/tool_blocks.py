@@ -24,7 +24,7 @@ class ToolCallBlock(Block):
     """One tool call, merged from its start and progress updates by tool_call_id."""
 
     def __init__(self, tool_call_id: str, terminals: Mapping[str, str]) -> None:
-        self.state: dict[str, Any] = {"id": tool_call_id, "title": None, "kind": None, "status": None}
+        self.state: dict[str, Any] = {"id": tool_call_id, "title": None, "name": None, "kind": None, "status": None}
         self.content: list[Any] = []
         self.locations: list[schema.ToolCallLocation] = []
         self._terminals = terminals
@@ -41,8 +41,8 @@ class ToolCallBlock(Block):
     def merge(self, update: schema.ToolCallStart | schema.ToolCallProgress, *, cancelling: bool = False) -> None:
         """``cancelling``: the person cancelled the turn; agents report the calls they stop as
         "failed" (ACP has no cancelled status), which is shown as what it is: cancelled."""
-        for field in ("title", "kind", "status"):
-            value = getattr(update, field)
+        for field in ("title", "name", "kind", "status"):
+            value = getattr(update, field, None)  # name: schema 1.22 (nbacp.client.wire.sdk_compat.with_tool_name)
             if field == "status" and cancelling and value == "failed":
                 value = "cancelled"
             if value is not None:
