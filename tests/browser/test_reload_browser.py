@@ -28,6 +28,7 @@ from browser_support import (
     wait_kernel_idle,
 )
 from playwright.sync_api import Locator, Page, WebSocket, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 TURN_TIMEOUT = 60_000
 SETUP = textwrap.dedent("""
@@ -37,10 +38,17 @@ SETUP = textwrap.dedent("""
     conn = await nbacp.connect(demo_agent(plans=plans))
     session = await conn.new_session(cwd=".")
 """).strip()
-CELLS = [SETUP, 'quick = await session.prompt("quick")', "print(plans[-1].report())"]
-PROMPT_CELL, REPORT_CELL = 1, 2
+CELLS = [
+    SETUP,
+    'quick = await session.prompt("quick")',
+    "print(plans[-1].report())",
+    # after the stop button: how the turn ended, and whether the agent got any pick or text
+    "ended = await session.turn\nprint(ended.stop_reason, any(p.datasets or p.datasets_custom for p in plans))",
+]
+PROMPT_CELL, REPORT_CELL, STOPPED_CELL = 1, 2, 3
 TYPED = "clickstream"
 ANSWERED = "datasets = [<Dataset.ORDERS: 'orders'>] + other 'clickstream'"
+_CLEAN = "() => !window.jupyterapp.shell.currentWidget.context.model.dirty"
 AUTOSAVE = Path("@jupyterlab/docmanager-extension/plugin.jupyterlab-settings")
 
 
@@ -107,13 +115,13 @@ def start_quick(page: Page, server: JupyterServer, kernel: KernelSocket) -> str:
 
 
 def save(page: Page) -> None:
-    """Save the notebook and wait until it is clean (a save racing an output change is retried)."""
+    """Save the notebook and wait until its model is clean (a save racing an output change is retried)."""
     for attempt in range(6):
-        page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+        page.evaluate("() => { window.jupyterapp.commands.execute('docmanager:save'); }")
         try:
-            expect(page.locator(".jp-mod-dirty")).to_have_count(0, timeout=10_000)
+            page.wait_for_function(_CLEAN, timeout=10_000, polling=100)
             return
-        except AssertionError:
+        except PlaywrightTimeoutError:
             if attempt == 5:
                 raise
 
@@ -147,8 +155,7 @@ def expect_agent_report(page: Page, wanted: str) -> None:
 
 
 def test_saved_reload(lab: JupyterServer, page: Page, tmp_path: Path) -> None:
-    kernel = KernelSocket(page)
-    path = start_quick(page, lab, kernel)
+    path = start_quick(page, lab, KernelSocket(page))
     save(page)
     page.reload()
     wait_current(page, path)
@@ -156,3 +163,67 @@ def test_saved_reload(lab: JupyterServer, page: Page, tmp_path: Path) -> None:
     expect_turn_end(page)
     expect_agent_report(page, ANSWERED)
     screenshot(page, tmp_path, "saved-reload")
+
+
+def test_saved_reload_in_notebook7(notebook7: JupyterServer, page: Page, tmp_path: Path) -> None:
+    path = start_quick(page, notebook7, KernelSocket(page))
+    save(page)
+    page.reload()
+    wait_current(page, path)
+    answer_kept_draft(page)
+    expect_turn_end(page)
+    expect_agent_report(page, ANSWERED)
+    screenshot(page, tmp_path, "saved-reload-notebook7")
+
+
+def test_close_and_reopen(lab: JupyterServer, page: Page) -> None:
+    path = start_quick(page, lab, KernelSocket(page))
+    save(page)
+    page.evaluate("() => window.jupyterapp.commands.execute('application:close')")
+    page.wait_for_function("(path) => !document.querySelector('.jp-NotebookPanel')", arg=path, timeout=TURN_TIMEOUT)
+    page.evaluate("(path) => { window.jupyterapp.commands.execute('docmanager:open', {path}); }", path)
+    wait_current(page, path)
+    answer_kept_draft(page)
+    expect_turn_end(page)
+    expect_agent_report(page, ANSWERED)
+
+
+def test_second_tab(lab: JupyterServer, page: Page, tmp_path: Path) -> None:
+    path = start_quick(page, lab, KernelSocket(page))
+    save(page)
+    second = page.context.new_page()
+    show_notebook(second, lab, path)
+    answer_kept_draft(second)
+    expect_turn_end(second)
+    # the first page: the card answered there too, and the turn's end (through the display id)
+    expect_turn_end(page)
+    expect_agent_report(second, ANSWERED)
+    screenshot(second, tmp_path, "second-tab")
+
+
+def test_websocket_reconnect(lab: JupyterServer, page: Page) -> None:
+    start_quick(page, lab, KernelSocket(page))
+    page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.reconnect()")
+    page.wait_for_function(
+        "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.connectionStatus === 'connected'",
+        timeout=TURN_TIMEOUT,
+    )
+    answer_kept_draft(page)
+    expect_turn_end(page)
+    expect_agent_report(page, ANSWERED)
+
+
+def test_unsaved_reload_the_stop_button_cancels(lab: JupyterServer, no_autosave: None, page: Page) -> None:
+    """Without the front-end piece of [cells], an unsaved page's outputs are gone with it: the
+    card is not shown again, and the stop button ends the turn without answering for the person
+    (docs/reload.md, 'A reload without saving')."""
+    page.on("dialog", lambda dialog: dialog.accept())  # "leave the page with unsaved changes?"
+    path = start_quick(page, lab, KernelSocket(page))
+    page.reload()
+    wait_current(page, path)
+    expect(page.locator(".jp-Notebook .jp-Cell")).to_have_count(len(CELLS), timeout=TURN_TIMEOUT)
+    expect(output_area(page, PROMPT_CELL).locator(".nbacp-form, .nbacp-transcript")).to_have_count(0)
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:interrupt-kernel'); }")
+    wait_kernel_idle(page, TURN_TIMEOUT)
+    start_cell(page, STOPPED_CELL)
+    expect(output_area(page, STOPPED_CELL)).to_have_text("cancelled False\n", timeout=TURN_TIMEOUT)
