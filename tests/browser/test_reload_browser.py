@@ -227,3 +227,42 @@ def test_unsaved_reload_the_stop_button_cancels(lab: JupyterServer, no_autosave:
     wait_kernel_idle(page, TURN_TIMEOUT)
     start_cell(page, STOPPED_CELL)
     expect(output_area(page, STOPPED_CELL)).to_have_text("cancelled False\n", timeout=TURN_TIMEOUT)
+
+
+def test_saved_reload_later_cards_and_messages_come_to_the_reloaded_page(lab: JupyterServer, page: Page) -> None:
+    """The reload happens at the turn's first question; everything after it (three more cards,
+    the tool call's end, the agent's reply, the record) appears only in the reloaded page."""
+    path = lab.write_notebook("full.ipynb", [SETUP, 'full = await session.prompt("full")'])
+    show_notebook(page, lab, path)
+    wait_kernel_idle(page, TURN_TIMEOUT)
+    start_cell(page, 0)
+    wait_kernel_idle(page, TURN_TIMEOUT)
+    start_cell(page, PROMPT_CELL)
+    out = output_area(page, PROMPT_CELL)
+    expect(out.locator(".nbacp-form").filter(has_text="Which environment")).to_have_count(1, timeout=TURN_TIMEOUT)
+    save(page)
+    page.reload()
+    wait_current(page, path)
+    out = output_area(page, PROMPT_CELL)
+
+    def card(selector: str, text: str) -> Locator:
+        found = out.locator(selector).filter(has_text=text)
+        expect(found).to_have_count(1, timeout=TURN_TIMEOUT)
+        return found
+
+    env = card(".nbacp-form", "Which environment")
+    env.get_by_role("radio", name="Production").click()
+    env.get_by_role("button", name="Accept").click()
+    plan = card(".nbacp-form", "Datasets")  # a card the agent asked after the reload
+    datasets(plan).get_by_role("checkbox", name="Events").click()
+    datasets(plan).get_by_role("textbox").press_sequentially("support tickets", delay=10)
+    plan.get_by_role("button", name="Accept").click()
+    card(".nbacp-form", "How many workers").get_by_role("button", name="Accept").click()
+    card(".nbacp-permission-card", "launch_pipeline_run").get_by_role("button", name="Allow", exact=True).click()
+    record = out.locator(".nbacp-record")
+    expect(record).to_have_count(1, timeout=TURN_TIMEOUT)
+    for line in ("environment = <Environment.PRODUCTION: 'production'>",
+                 "datasets = [<Dataset.EVENTS: 'events'>] + other 'support tickets'",
+                 "workers = 4", "launch: approved", "Stop reason: end_turn"):
+        expect(record).to_contain_text(line, timeout=TURN_TIMEOUT)
+    expect(out.locator(".nbacp-transcript")).to_have_count(0)
