@@ -266,3 +266,40 @@ def test_saved_reload_later_cards_and_messages_come_to_the_reloaded_page(lab: Ju
                  "workers = 4", "launch: approved", "Stop reason: end_turn"):
         expect(record).to_contain_text(line, timeout=TURN_TIMEOUT)
     expect(out.locator(".nbacp-transcript")).to_have_count(0)
+
+
+def test_two_tabs_share_the_draft_and_one_answer(lab: JupyterServer, page: Page) -> None:
+    """Two views of one card: a pick in one tab shows in the other; the answer given in the second
+    tab shows as answered in the first while the turn goes on; the next card shows in both."""
+    path = lab.write_notebook("tabs.ipynb", [SETUP, 'full = await session.prompt("full")'])
+    show_notebook(page, lab, path)
+    wait_kernel_idle(page, TURN_TIMEOUT)
+    start_cell(page, 0)
+    wait_kernel_idle(page, TURN_TIMEOUT)
+    start_cell(page, PROMPT_CELL)
+    first_out = output_area(page, PROMPT_CELL)
+    env = first_out.locator(".nbacp-form").filter(has_text="Which environment")
+    expect(env).to_have_count(1, timeout=TURN_TIMEOUT)
+    save(page)
+    second = page.context.new_page()
+    show_notebook(second, lab, path)
+    second_out = output_area(second, PROMPT_CELL)
+    env2 = second_out.locator(".nbacp-form").filter(has_text="Which environment")
+    env.get_by_role("radio", name="Production").click()  # picked in the first tab...
+    expect(env2.get_by_role("radio", name="Production")).to_have_attribute(  # ...shown in the second
+        "aria-checked", "true", timeout=TURN_TIMEOUT)
+    env2.get_by_role("button", name="Accept").click()
+    for out in (first_out, second_out):  # answered in both: its line in place, the next card in both
+        expect(out.locator(".nbacp-answered").filter(has_text="Production")).to_have_count(1, timeout=TURN_TIMEOUT)
+        expect(out.locator(".nbacp-form").filter(has_text="Datasets")).to_have_count(1, timeout=TURN_TIMEOUT)
+    expect(first_out.locator(".nbacp-form").filter(has_text="Which environment")).to_have_count(0)
+    plan = first_out.locator(".nbacp-form").filter(has_text="Datasets")
+    datasets(plan).get_by_role("checkbox", name="Orders").click()
+    plan.get_by_role("button", name="Accept").click()
+    first_out.locator(".nbacp-form").filter(has_text="How many workers").get_by_role("button", name="Accept").click()
+    first_out.locator(".nbacp-permission-card").get_by_role("button", name="Allow", exact=True).click()
+    for out in (first_out, second_out):
+        record = out.locator(".nbacp-record")
+        expect(record).to_have_count(1, timeout=TURN_TIMEOUT)
+        expect(record).to_contain_text("environment = <Environment.PRODUCTION: 'production'>", timeout=TURN_TIMEOUT)
+        expect(record).to_contain_text("datasets = [<Dataset.ORDERS: 'orders'>]")
