@@ -53,7 +53,8 @@ AUTOSAVE = Path("@jupyterlab/docmanager-extension/plugin.jupyterlab-settings")
 
 
 class KernelSocket:
-    """The page's kernel websockets, to wait for what the kernel sent (its echo of an edit)."""
+    """The page's kernel websockets, to wait for what the kernel sent: ipywidgets 8 echoes every
+    state update the kernel took (``echo_update``) to the pages; ipywidgets 7 has no echo."""
 
     def __init__(self, page: Page) -> None:
         self.sockets: list[WebSocket] = []
