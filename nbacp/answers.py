@@ -12,6 +12,8 @@ Script entries (JSON-friendly, matched to cards in the order the cards appear)::
     {"press": "open"}                   # a URL card: open / decline / cancel
     {"press": "open", "visit": true}    # ... and fetch the page, as the person's browser would
     {"authenticate": "api-key"}         # an authentication card: method id or name ("cancel" to refuse)
+    {"review": "accept"}                # a review card (a proposed cell): accept / accept_run / reject /
+                                        #   accept_all / reject_all; "source": "..." accepts that version
     {"expect": "form", ...}             # optional: fail loudly if the card is of another kind
     {"skip": true}                      # leave this card for a person
 """
@@ -40,6 +42,7 @@ def card_kind(card: Any) -> str:
         "UrlConsentCard": "url",
         "PermissionCard": "permission",
         "AuthCard": "auth",
+        "ReviewCard": "review",
     }
     return kinds.get(name, name)
 
@@ -85,6 +88,9 @@ def apply_entry(card: Any, entry: Mapping[str, Any], *, index: int = 0) -> None:
         else:
             card.choose(method)
         return
+    if kind == "review":
+        review(card, entry, index=index)
+        return
     if kind == "permission":
         if "choose" not in entry:
             raise ScriptError(f"Answer script entry {index} is for a permission card and needs 'choose'.")
@@ -102,6 +108,25 @@ def apply_entry(card: Any, entry: Mapping[str, Any], *, index: int = 0) -> None:
     getattr(card, "consent" if press == "open" else str(press))()
     if press == "open" and entry.get("visit"):
         visit(str(card.url))
+
+
+REVIEW_ANSWERS = ("accept", "accept_run", "reject", "accept_all", "reject_all")
+
+
+def review(card: Any, entry: Mapping[str, Any], *, index: int = 0) -> None:
+    """A review card's entry: the person's button, maybe after typing their own version."""
+    press = entry.get("review")
+    if press not in REVIEW_ANSWERS:
+        raise ScriptError(
+            f"Answer script entry {index} is for a review card and needs 'review': one of {REVIEW_ANSWERS}.")
+    if "source" in entry:
+        if not isinstance(entry["source"], str):
+            raise ScriptError(f"Answer script entry {index}: 'source' must be a string.")
+        card.edit(entry["source"])
+    if press in ("accept", "accept_run"):
+        card.accept(run=press == "accept_run")
+    else:
+        getattr(card, str(press))()
 
 
 def visit(url: str) -> threading.Thread:
@@ -152,9 +177,12 @@ def permission_option(card: Any, wanted: str, *, index: int = 0) -> str:
 
 
 def decline(card: Any) -> None:
-    """Say no to everything: decline forms and URLs, pick the agent's reject option, do not sign in."""
+    """Say no to everything: decline forms and URLs, pick the agent's reject option, do not sign
+    in, reject proposed cells."""
     kind = card_kind(card)
-    if kind in ("form", "url"):
+    if kind == "review":
+        card.reject()
+    elif kind in ("form", "url"):
         card.decline()
     elif kind == "auth":  # no to signing in: the request fails with the agent's own message
         card.cancel()

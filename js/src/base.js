@@ -178,7 +178,12 @@ function mount(model, el) {
     if (event.key === "Escape") cancel();
     else if (event.key === "Enter" && target && target.tagName === "BUTTON") handled = false; // the button's own click
     else if (event.key === "Enter" && !event.shiftKey && (!multiline || event.ctrlKey)) submit();
-    else handled = false;
+    else {
+      handled = false;
+      // Enter in a multi-line box is a new line: JupyterLab's own Enter (command mode: edit the
+      // cell), handled as the keydown bubbles to the document, would take it and the line be lost.
+      if (event.key === "Enter" && multiline && !event.ctrlKey) event.stopPropagation();
+    }
     if (handled) {
       event.preventDefault();
       event.stopPropagation();

@@ -3,3 +3,4 @@ import "./form.js";
 import "./permission_card.js";
 import "./url_card.js";
 import "./auth_card.js";
+import "./review_card.js";

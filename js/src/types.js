@@ -16,6 +16,7 @@
  * @property {number} handled the last action `seq` the kernel has handled
  * @property {Phase} phase
  * @property {string} summary the one line an answered card shows
+ * @property {number} [pending] a review card: the open review cards of its session (Accept all / Reject all while > 1)
  */
 
 /**
@@ -56,6 +57,7 @@
 /** @typedef {CardSpec & PermissionBody} PermissionSpec */
 /** @typedef {CardSpec & UrlBody} UrlSpec */
 /** @typedef {CardSpec & AuthBody} AuthSpec */
+/** @typedef {CardSpec & ReviewBody} ReviewSpec */
 
 /**
  * @typedef {object} KindSpecs the spec each kind's renderer gets
@@ -63,6 +65,7 @@
  * @property {PermissionSpec} permission
  * @property {UrlSpec} url
  * @property {AuthSpec} auth
+ * @property {ReviewSpec} review
  */
 
 /**
@@ -229,6 +232,24 @@
  * @property {string | null} [link]
  * @property {string | null} [note]
  * @property {boolean} [usable]
+ */
+
+// -- the review card (nbacp/widgets/review_card.py) --------------------------------------
+
+/**
+ * @typedef {object} ReviewBody
+ * @property {"insert" | "replace" | "delete"} mode
+ * @property {string} cell_type
+ * @property {string} target the cell replaced or deleted, or inserted after ("" = at the top)
+ * @property {string} path
+ * @property {{lines: [string, string][], added: number, removed: number, more: number}} diff
+ * @property {boolean} editable the source box is shown (not for a delete)
+ * @property {string} proposed the agent's source (the draft starts as it)
+ * @property {boolean} live the edit reaches the open notebook's own model
+ * @property {string} why_not_live
+ * @property {string} instead what happens instead when not live
+ * @property {string} status "Applying…" once accepted, then the outcome when it did not go in
+ * @property {string} [copy] the accepted source that did not go in, to copy by hand
  */
 
 export {};

@@ -27,7 +27,7 @@ from nbacp.client import auth
 from nbacp.client.handlers.fs import FileAccess
 from nbacp.client.handlers.questions import AnswerPolicy
 from nbacp.client.lifecycle import SessionLifecycle
-from nbacp.client.notebook_client import NotebookClient
+from nbacp.client.notebook_client import RAW_CAPABILITIES, NotebookClient
 from nbacp.client.session import Session
 from nbacp.client.session_header import is_session_fact
 from nbacp.client.settings import SessionSettings
@@ -251,7 +251,7 @@ async def _open(
                 f"connect() takes an ACP agent object, a command or a ws:// URL, not {type(target).__name__}"
             )
         guard.install(agent)  # already done by client.on_connect; kept for transports that bypass it
-        tap = raw_tap.install(agent, client.cancel_request)
+        tap = raw_tap.install(agent, client.cancel_request, RAW_CAPABILITIES)
         try:
             with agent_errors():
                 init = await asyncio.wait_for(

@@ -37,11 +37,16 @@ from nbacp.client.handlers.fs import FileAccess, Files, Roots
 from nbacp.client.handlers.questions import AnswerPolicy, Questions
 from nbacp.client.handlers.terminal import TerminalHandlers
 from nbacp.client.handlers.updates import Updates
+from nbacp.client.subagents import Subagents
 from nbacp.client.surface import Surfaces
 from nbacp.client.terminals import Terminals
 from nbacp.client.wire.guard import Guard
 from nbacp.widgets.card import Card
 
+RAW_CAPABILITIES: dict[str, Any] = {"subagents": {}, "session": {"notices": {}, "compaction": {}}}
+"""Capabilities the SDK's models drop (both lines: schema 1.25 and later), merged into the raw
+``initialize`` by the raw tap: subagent sessions, notices and context compaction (docs/protocol.md,
+'Subagents, notices, compaction')."""
 DISPLAY_TERMINALS = {"terminal_output_delta": True}
 """The ``clientCapabilities._meta`` opt-in to claude-agent-acp's and codex-acp's display terminals
 (docs/files-and-terminals.md, 'Display terminals')."""
@@ -60,8 +65,10 @@ class NotebookClient:
     ) -> None:
         self.surfaces = Surfaces()
         self.roots = Roots()
-        self.questions = Questions(self.surfaces, answers, agent_name)
-        self.session_updates = Updates(self.surfaces)
+        self.subagents = Subagents()  # the children the agent announced, by session (docs/protocol.md)
+        self.roots.parent_of = self.subagents.parent_of  # a child reads and writes in its parent's folders
+        self.questions = Questions(self.surfaces, answers, agent_name, self.subagents)
+        self.session_updates = Updates(self.surfaces, self.subagents)
         self.files = Files(fs, self.roots, self.surfaces)
         self.terminal_handlers = TerminalHandlers(terminal, self.roots, self.surfaces)
         self.notes = ExtensionNotes(self.surfaces)
@@ -127,7 +134,8 @@ class NotebookClient:
         """Only what is implemented: form and URL elicitation, boolean config options, the file
         system and terminals as chosen in ``connect(fs=..., terminal=...)``, and display terminals.
 
-        No terminal sign-in (``auth.terminal`` stays false).
+        No terminal sign-in (``auth.terminal`` stays false). ``RAW_CAPABILITIES`` go beside these
+        on the wire (the SDK's model would drop them).
         """
         return ClientCapabilities(
             fs=FileSystemCapabilities(read_text_file=self.files.read, write_text_file=self.files.write),

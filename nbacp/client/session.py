@@ -158,6 +158,12 @@ class Session(SessionControls):
             told = "the agent was told to stop the turn (session/cancel)"
             try:
                 await self.connection.agent.cancel(session_id=self.id)
+                # and every running subagent that advertised cancel (docs/protocol.md, 'Subagents')
+                children = self.connection.client.subagents.cancellable(self.id)
+                for child in children:
+                    await self.connection.agent.cancel(session_id=child)
+                if children:
+                    told += f", and {len(children)} running subagent{'s' if len(children) != 1 else ''}"
             except ConnectionError:
                 told = "the agent could not be told (the connection was lost)"
         questions = f"{cards} open question{'s' if cards != 1 else ''} cancelled, " if cards else ""

@@ -27,6 +27,12 @@ class Surface(Protocol):
     def add(self, update: Any) -> None:
         """One ``session/update`` (a message chunk, a tool call, a plan...)."""
 
+    def add_child(self, child_id: str, update: Any) -> None:
+        """One ``session/update`` of a subagent session of this surface's session."""
+
+    def add_child_card(self, child_id: str, card: Any) -> None:
+        """A card a subagent's request is waiting on (shown in that child's block)."""
+
     def note(self, text: str) -> None:
         """A line of the connection's log (cut updates, refused requests)."""
 
@@ -52,6 +58,12 @@ class QuietSurface:
 
     def add(self, update: Any) -> None:
         return None
+
+    def add_child(self, child_id: str, update: Any) -> None:
+        return None
+
+    def add_child_card(self, child_id: str, card: Any) -> None:
+        self.add_card(card)
 
     def note(self, text: str) -> None:
         return None

@@ -11,8 +11,8 @@ from typing import Any
 from pydantic_acp import AcpSessionContext, AdapterConfig, create_acp_agent
 from pydantic_ai import Agent, RunContext
 
-from nbacp.demo import explore, tools
-from nbacp.demo.model import EXPLORE_TOOL, LOGIN_TOOL, PLAN_TOOL, demo_model
+from nbacp.demo import cell, explore, tools
+from nbacp.demo.model import CELL_TOOL, EXPLORE_TOOL, LOGIN_TOOL, PLAN_TOOL, demo_model
 from nbacp.demo.plan import Plan
 
 AGENT_NAME = "nbacp-demo"
@@ -40,6 +40,11 @@ def demo_agent(*, plans: list[Plan] | None = None) -> Any:
     async def explore_notebook(ctx: RunContext[AcpSessionContext]) -> str:
         """Look at the person's DataFrames through the notebook's kernel tools (MCP)."""
         return await explore.explore_notebook(ctx.deps)
+
+    @agent.tool(name=CELL_TOOL)
+    async def propose_cell(ctx: RunContext[AcpSessionContext]) -> str:
+        """Propose a new cell in the person's notebook (they review it on a card)."""
+        return await cell.propose_cell(ctx.deps)
 
     class _Source:
         async def get_agent(self, session: AcpSessionContext) -> Agent[AcpSessionContext, str]:

@@ -19,10 +19,12 @@ SCENARIOS: dict[str, str] = {
     "single": "one single-select question with an Other box",
     "login": "a sign-in page to open (consent first); the agent finishes once the page was visited",
     "explore": "look at your DataFrames through the kernel tools (session started with tools=nbacp.kernel_tools())",
+    "cell": "propose a new cell in your notebook, for you to review (kernel tools with a notebook link)",
 }
 PLAN_TOOL = "plan_pipeline_run"
 LOGIN_TOOL = "sign_in"
 EXPLORE_TOOL = "explore_notebook"
+CELL_TOOL = "propose_cell"
 
 # Each introduction ends its paragraph, so whatever follows it (the report, or the adapter's
 # "User stopped the run." when the person cancels) starts a paragraph of its own.
@@ -30,6 +32,7 @@ INTRO = ["Let's plan ", "tonight's data ", "pipeline run. ", "I have a few ", "q
 ONE_QUESTION_INTRO = ["Let's plan ", "tonight's data ", "pipeline run. ", "I have a ", "question first.", "\n\n"]
 LOGIN_INTRO = ["The warehouse ", "needs you to ", "sign in first.", "\n\n"]
 EXPLORE_INTRO = ["Let me look ", "at the variables ", "in your notebook.", "\n\n"]
+CELL_INTRO = ["Let me read ", "your notebook ", "and propose a cell.", "\n\n"]
 REPORT_HEAD = "Here is what I received:\n"
 
 
@@ -74,7 +77,7 @@ async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator
     parts = request.parts if request is not None else []
     returned = [p for p in parts if isinstance(p, ToolReturnPart)]
     if returned:
-        head = "" if returned[0].tool_name in (LOGIN_TOOL, EXPLORE_TOOL) else REPORT_HEAD
+        head = "" if returned[0].tool_name in (LOGIN_TOOL, EXPLORE_TOOL, CELL_TOOL) else REPORT_HEAD
         for chunk in _words(head + str(returned[0].content)):
             yield chunk
         return
@@ -87,6 +90,7 @@ async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator
     intro, tool, args = {
         "login": (LOGIN_INTRO, LOGIN_TOOL, {}),
         "explore": (EXPLORE_INTRO, EXPLORE_TOOL, {}),
+        "cell": (CELL_INTRO, CELL_TOOL, {}),
         "full": (INTRO, PLAN_TOOL, {"scenario": "full"}),
     }.get(scenario, (ONE_QUESTION_INTRO, PLAN_TOOL, {"scenario": scenario}))  # quick, single: one question
     for chunk in intro:

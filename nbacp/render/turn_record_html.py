@@ -18,7 +18,8 @@ from typing import Any
 
 from nbacp.render.markdown import render_markdown
 from nbacp.render.tool_calls import GLYPH, ActivityLog, ToolCallSummary, plan_line, within_budget
-from nbacp.render.turn_record_text import answer_labels, verdict
+from nbacp.render.turn_events import TurnEvents
+from nbacp.render.turn_record_text import CHILD_ACTIVITY_BUDGET, answer_labels, edit_diffs, verdict
 
 NO_MATH_CLASSES = "tex2jax_ignore mathjax_ignore"
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -61,11 +62,11 @@ def _call_html(call: ToolCallSummary) -> str:
     return "".join(parts)
 
 
-def _activity_html(activity: ActivityLog | None) -> Iterator[str]:
+def _activity_html(activity: ActivityLog | None, budget: int = 48 * 1024) -> Iterator[str]:
     if activity is None:
         return
     if activity.calls:
-        kept, more = within_budget((_call_html(c) for c in activity.calls.values()), len(activity.calls))
+        kept, more = within_budget((_call_html(c) for c in activity.calls.values()), len(activity.calls), budget)
         note = f'<li class="nbacp-record-more">{_text(more)}</li>' if more else ""
         listed = "".join(kept) + note
         yield f'<div class="nbacp-record-tools"><strong>Tool calls</strong><ul>{listed}</ul></div>'
@@ -76,12 +77,41 @@ def _activity_html(activity: ActivityLog | None) -> Iterator[str]:
         yield f'<div class="nbacp-record-plan"><strong>Plan</strong>{_markdown(activity.plan_text)}</div>'
 
 
+def events_html(events: TurnEvents | None) -> Iterator[str]:
+    """Notices (one line each), compactions (folded summary) and subagents (each folded, nested)."""
+    if not events:
+        return
+    for notice in events.notices:
+        yield f'<p class="nbacp-record-notice nbacp-notice-{notice.severity}">{_text(notice.line())}</p>'
+    for compaction in events.compactions.values():
+        summary = compaction.record_summary()
+        body = f"<pre>{_text(summary)}</pre>" if summary else ""
+        yield (f'<details class="nbacp-record-compaction"><summary>{_text(compaction.line())}</summary>'
+               f"{body}</details>")
+    for child in events.children.values():
+        parts = [f'<details class="nbacp-record-subagent" open><summary>{_text(child.heading())}</summary>']
+        if child.description:
+            parts.append(f"<p><em>{_text(child.description)}</em></p>")
+        text = child.text()
+        if text.strip():
+            parts.append(f'<div class="nbacp-record-agent">{_markdown(text)}</div>')
+        parts.extend(_activity_html(child.activity, CHILD_ACTIVITY_BUDGET))
+        lines = child.lines_of()[:50]
+        if lines:
+            parts.append("<ul>" + "".join(f"<li>{_text(line)}</li>" for line in lines) + "</ul>")
+        parts.append("</details>")
+        yield "".join(parts)
+    for line in events.dropped_lines():
+        yield f'<p class="nbacp-record-more">{_text(line)}</p>'
+
+
 def record_html(
     prompt: str,
     text: str,
     answers: Iterable[Any],
     stop_reason: str | None,
     activity: ActivityLog | None = None,
+    events: TurnEvents | None = None,
 ) -> str:
     """One turn: the prompt ("You"), the agent's text ("Agent"), its tool calls and plan, the answers, the stop."""
     # overflow-wrap: a 3,000-letter word wraps instead of widening the output
@@ -93,11 +123,14 @@ def record_html(
     parts.append(_markdown(text) if text.strip() else "<p><em>(no message text)</em></p>")
     parts.append("</div>")
     parts.extend(_activity_html(activity))
+    parts.extend(events_html(events))
     rows = []
-    for answer in answers:
+    answers = list(answers)
+    for answer, diff in zip(answers, edit_diffs(answers), strict=True):
         label, shown = answer_labels(answer[0])
         asked, answered = _text(answer[1]), _text(verdict(answer))
-        rows.append(f"<li><strong>{label}:</strong> {asked}<br><strong>{shown}:</strong> {answered}</li>")
+        fold = f"<details><summary>Diff</summary><pre>{_text(diff)}</pre></details>" if diff else ""
+        rows.append(f"<li><strong>{label}:</strong> {asked}<br><strong>{shown}:</strong> {answered}{fold}</li>")
     if rows:
         parts.append('<ul class="nbacp-record-answers">' + "".join(rows) + "</ul>")
     ended = _text(stop_reason) if stop_reason else "not finished"

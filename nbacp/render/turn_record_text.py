@@ -20,6 +20,10 @@ from typing import Any
 
 from nbacp.render.safe_text import no_math_markdown, safe_text
 from nbacp.render.tool_calls import ActivityLog, call_line, plan_line, within_budget
+from nbacp.render.turn_events import TurnEvents
+
+CHILD_ACTIVITY_BUDGET = 8 * 1024
+"""Characters of one subagent's tool calls in the record."""
 
 _PUNCT = re.compile("([" + re.escape(string.punctuation) + "])")
 _LEAD = re.compile(r"^[ \t]+")
@@ -51,7 +55,35 @@ def answer_labels(kind: str) -> tuple[str, str]:
         "permission": ("Permission", "Decision"),
         "url": ("Link", "Answer"),
         "auth": ("Sign-in", "Answer"),
+        "review": ("Cell edit", "Outcome"),
     }.get(kind, ("Question", "Answer"))
+
+
+MAX_EDIT_DIFF = 4_000
+"""Characters of one cell edit's diff the record keeps (as a tool call's output: 4 KB)."""
+EDIT_DIFFS_BUDGET = 8_000
+"""Characters of all the cell edits' diffs of one turn; past it an edit keeps its outcome line only."""
+
+
+def edit_diffs(answers: Iterable[Any]) -> list[str]:
+    """Each answer's folded diff ("" for an answer that is not a cell edit), bounded per edit
+    (``MAX_EDIT_DIFF``) and per turn (``EDIT_DIFFS_BUDGET``), so the record stays within its
+    bound however many cells the agent proposed (docs/record.md, 'Size')."""
+    out: list[str] = []
+    used = 0
+    for answer in answers:
+        value = getattr(answer, "value", None)
+        diff = value.get("diff") if getattr(answer, "kind", None) == "review" and isinstance(value, dict) else None
+        if not isinstance(diff, str) or not diff:
+            out.append("")
+            continue
+        if len(diff) > MAX_EDIT_DIFF:
+            diff = diff[:MAX_EDIT_DIFF] + f"\n… ({len(diff) - MAX_EDIT_DIFF:,} more characters)"
+        if used + len(diff) > EDIT_DIFFS_BUDGET:
+            diff = "(diff left out: this turn's cell edits already fill the record's share for diffs)"
+        used += len(diff)
+        out.append(safe_text(diff))
+    return out
 
 
 def verdict(answer: Any) -> str:
@@ -65,7 +97,7 @@ def _markdown_lines(text: str) -> str:
 
 
 def _activity_text(
-    activity: ActivityLog | None, indent: str = "  ", form: Callable[[str], str] = str
+    activity: ActivityLog | None, indent: str = "  ", form: Callable[[str], str] = str, budget: int = 48 * 1024
 ) -> Iterator[str]:
     """The tool calls (bounded, measured in the form ``form`` gives them) and the plan, as lines."""
     if activity is None:
@@ -85,7 +117,7 @@ def _activity_text(
                     lines.extend(f"{indent}    | {line}" for line in output)
                 yield form("\n".join(lines))
 
-        kept, more = within_budget(rendered(), len(activity.calls))
+        kept, more = within_budget(rendered(), len(activity.calls), budget)
         yield from kept
         if more:
             yield form(indent + more)
@@ -97,22 +129,51 @@ def _activity_text(
         yield from (form(indent + line) for line in activity.plan_text.strip().split("\n")[:50])
 
 
+def events_lines(events: TurnEvents | None, form: Callable[[str], str] = str) -> Iterator[str]:
+    """Notices, compactions and each subagent (nested: its text, tool calls, lines), bounded."""
+    if not events:
+        return
+    yield from (form(notice.line()) for notice in events.notices)
+    for compaction in events.compactions.values():
+        yield form(compaction.line())
+        summary = compaction.record_summary()
+        if summary:
+            yield form("\n".join(f"    {line}" for line in summary.split("\n")))
+    for child in events.children.values():
+        yield form(child.heading())
+        if child.description:
+            yield form(f"    {child.description}")
+        text = child.text().strip()
+        if text:
+            yield form("\n".join(f"    {line}" for line in text.split("\n")))
+        yield from _activity_text(child.activity, "      ", lambda line: form("    " + line), CHILD_ACTIVITY_BUDGET)
+        yield from (form(f"    {line}") for line in child.lines_of()[:50])
+    yield from (form(line) for line in events.dropped_lines())
+
+
 def record_markdown(
     prompt: str,
     text: str,
     answers: Iterable[Any],
     stop_reason: str | None,
     activity: ActivityLog | None = None,
+    events: TurnEvents | None = None,
 ) -> str:
-    """The widget-free record of one turn (prompt, agent text, tool calls, answers, stop)."""
+    """The widget-free record of one turn (prompt, agent text, tool calls, events, answers, stop)."""
     parts = ["**You:**", inert_markdown(prompt) or "*(empty prompt)*", "**Agent:**"]
     parts.append(inert_markdown(text) or "*(no message text)*")
     lines = list(_activity_text(activity, "", _markdown_lines))
     if lines:
         parts.append("  \n".join(lines))
-    for answer in answers:
+    nested = list(events_lines(events, _markdown_lines))
+    if nested:
+        parts.append("  \n".join(nested))
+    answers = list(answers)
+    for answer, diff in zip(answers, edit_diffs(answers), strict=True):
         label, shown = answer_labels(answer[0])
         parts.append(f"**{label}:** {inert_markdown(answer[1])}  \n**{shown}:** {inert_markdown(verdict(answer))}")
+        if diff:
+            parts.append(_markdown_lines(diff))
     ended = inert_markdown(stop_reason) if stop_reason else "not finished"
     parts.append(f"*Stop reason: {ended}*")
     return no_math_markdown("\n\n".join(parts))
@@ -124,13 +185,17 @@ def record_text(
     answers: Iterable[Any],
     stop_reason: str | None,
     activity: ActivityLog | None = None,
+    events: TurnEvents | None = None,
 ) -> str:
     """The same record as plain text, for ``text/plain`` (terminals, nbval's stored outputs)."""
     lines = [f"You: {prompt.strip()}", f"Agent: {text.strip() or '(no message text)'}"]
     lines.extend(_activity_text(activity))
-    for answer in answers:
+    lines.extend(events_lines(events))
+    answers = list(answers)
+    for answer, diff in zip(answers, edit_diffs(answers), strict=True):
         label, shown = answer_labels(answer[0])
         lines.append(f"{label}: {answer[1].strip()}\n  {shown}: {verdict(answer).strip()}")
+        lines.extend("    " + line for line in diff.split("\n") if diff)
     lines.append(f"Stop reason: {stop_reason or 'not finished'}")
     return _CONTROL.sub("", safe_text("\n".join(lines)))
 

@@ -14,6 +14,7 @@ _EXPORTS = {
     "FormCard": "nbacp.widgets.form_card",
     "UrlConsentCard": "nbacp.widgets.url_card",
     "PermissionCard": "nbacp.widgets.permission_card",
+    "ReviewCard": "nbacp.widgets.review_card",
     "Transcript": "nbacp.widgets.transcript",
     "AuthCard": "nbacp.widgets.auth_card",
     "SessionToolbar": "nbacp.widgets.toolbar",
@@ -24,6 +25,7 @@ __all__ = [
     "Card",
     "FormCard",
     "PermissionCard",
+    "ReviewCard",
     "SessionToolbar",
     "Transcript",
     "UrlConsentCard",
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
     from nbacp.widgets.card import Card
     from nbacp.widgets.form_card import FormCard
     from nbacp.widgets.permission_card import PermissionCard
+    from nbacp.widgets.review_card import ReviewCard
     from nbacp.widgets.toolbar import SessionToolbar
     from nbacp.widgets.transcript import Transcript
     from nbacp.widgets.url_card import UrlConsentCard

@@ -42,6 +42,19 @@ TRANSCRIPT_CSS = """
   white-space: pre-wrap;
   overflow-wrap: anywhere;
 }
+.nbacp-transcript .nbacp-subagent {
+  margin-left: 1.5em;
+  border-left: 2px solid var(--jp-border-color2, #ccc);
+}
+.nbacp-transcript .nbacp-subagent-running { border-left-color: var(--jp-brand-color1, #1976d2); }
+.nbacp-transcript .nbacp-subagent-requires_action { border-left-color: var(--jp-warn-color0, #9a5b00); }
+.nbacp-transcript .nbacp-compaction {
+  border-left: 2px dashed var(--jp-border-color2, #ccc);
+  padding-left: 0.5em;
+}
+.nbacp-transcript .nbacp-notice-info { color: var(--jp-info-color0, #0b6bcb); }
+.nbacp-transcript .nbacp-notice-warning { color: var(--jp-warn-color0, #9a5b00); }
+.nbacp-transcript .nbacp-notice-error { color: var(--jp-error-color0, #b00020); }
 """
 
 

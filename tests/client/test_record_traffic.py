@@ -68,21 +68,28 @@ async def test_every_update_is_shown_readably_and_tool_calls_reach_the_record(ru
     assert f"at {tmp_path}" not in "\n".join(records) and f"· {tmp_path}" not in "\n".join(records)
 
 
-async def test_claude_extension_updates_are_one_line_each(tmp_path: Path) -> None:
+async def test_claudes_subagent_and_compaction_are_shown_as_they_mean_it(tmp_path: Path) -> None:
+    """claude-agent-acp 0.101 with the capabilities: its child is a block of its own (its text, the
+    task it was given), its compaction one block, and neither an "Unsupported update" line."""
     command = [sys.executable, str(SUPPORT / "replay_agent.py"), "claude_record"]
     async with nbacp.connect(command) as conn:
         session = await conn.new_session(cwd=str(tmp_path))
         first = await session.prompt("go")
         turn = session.turn
         second = await session.prompt("go")
-    assert turn is not None and session.turn is not None
-    assert "Unsupported update: subagent_update (×2)" in strings(turn.transcript)
-    assert "Unsupported update: compaction_update (×3)" in strings(session.turn.transcript)
+    assert turn is not None and session.turn is not None and turn.record is not None
+    shown = strings(turn.transcript) + strings(session.turn.transcript)
+    assert not any(line.startswith("Unsupported update") for line in shown), shown
+    assert "Task from the parent: SUBAGENT TASK: say done" in shown
+    assert "Subagent: Look around · idle (end_turn)\n    general-purpose\n    SUBAGENT DONE" in turn.record.text
+    assert "SUBAGENT DONE" not in first.text  # the child's message is not the parent's
+    assert "Compacting the context: completed" in shown
+    assert "Compacting the context: completed\n    MODEL SAW:" in session.turn.record.text  # type: ignore[union-attr]
     # kept in result.updates: as its raw dict on SDK 0.12, as a typed update where the SDK knows the type (1.x)
     kinds = [u.get("sessionUpdate") if isinstance(u, dict) else getattr(u, "session_update", None)
              for u in second.updates]
     assert "compaction_update" in kinds
-    assert "Plan:\n  ◐ Doing step one\n  ○ Step two" in turn.record.text  # type: ignore[union-attr]
+    assert "Plan:\n  ◐ Doing step one\n  ○ Step two" in turn.record.text
     assert first.stop_reason == "end_turn"
 
 

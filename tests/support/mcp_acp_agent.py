@@ -4,7 +4,9 @@ It keeps the ``acp`` servers it gets in ``session/new`` and, on a prompt, plays 
 through ``mcp/connect`` / ``mcp/message`` / ``mcp/disconnect`` on the ACP connection, then says
 what it saw as one JSON object (the test reads it from the turn's text). Prompt words:
 ``tools`` (initialize, tools/list, list_variables, run_python of ``code ...`` after the word
-``code``), ``unknown`` (mcp/connect with a server id nobody offered).
+``code``), ``unknown`` (mcp/connect with a server id nobody offered), ``calls <JSON>`` (a list of
+steps, each one tool call ``{"name", "arguments"}`` or a list of calls made at once; the report's
+``results`` hold each call's MCP result in the same shape).
 
 Run over stdio: ``python tests/support/mcp_acp_agent.py``.
 """
@@ -52,6 +54,8 @@ class McpAcpAgent:
             report = await self._flood(session_id, int(text.split()[1]))
         elif text.startswith("disconnect-during-run"):
             report = await self._disconnect_during_run(session_id)
+        elif text.startswith("calls "):
+            report = await self._calls(session_id, json.loads(text[len("calls "):]))
         elif text.startswith("unknown"):
             report = await self._call("mcp/connect", {"serverId": "nobody-offered-this"})
         else:
@@ -87,6 +91,23 @@ class McpAcpAgent:
         report["disconnect"] = await self._call("mcp/disconnect", {"connectionId": cid})
         report["after"] = await mcp("tools/list", {})
         return report
+
+    async def _calls(self, session_id: str, steps: list[Any]) -> dict[str, Any]:
+        server_id = [s for s in self.servers[session_id] if s.get("type") == "acp"][0]["serverId"]
+        cid = (await self._call("mcp/connect", {"serverId": server_id}))["result"]["connectionId"]
+
+        async def call(step: dict[str, Any]) -> dict[str, Any]:
+            params = {"name": step["name"], "arguments": step.get("arguments", {})}
+            return await self._call("mcp/message", {"connectionId": cid, "method": "tools/call", "params": params})
+
+        info = {"name": "mcp-acp-agent", "version": "1"}
+        await self._call("mcp/message", {"connectionId": cid, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": info}})
+        results: list[Any] = []
+        for step in steps:
+            results.append(list(await asyncio.gather(*map(call, step))) if isinstance(step, list) else await call(step))
+        await self._call("mcp/disconnect", {"connectionId": cid})
+        return {"results": results}
 
     async def _flood(self, session_id: str, count: int) -> dict[str, Any]:
         """``count`` mcp/connect calls, none disconnected: how many were accepted, and the first refusal."""

@@ -6,7 +6,8 @@
 where the agent answered the prompt. On each ``session/prompt`` this peer sends the updates
 up to the next answer, then the answer (its stop reason as recorded); updates recorded after
 the last answer (claude's title, codex's command that outlives a cancel) follow it, outside
-any turn. Updates a subagent sent under its own session id go out under ``<id>-child``. The
+any turn. Updates a subagent sent under its own session id go out under the id its
+``subagent_update`` announced (as recorded), or ``<id>-child`` before any announcement. The
 run's project folder is rewritten to the ``cwd`` of ``session/new``, so paths read as they did.
 
 Raw JSON-RPC over stdio rather than the SDK's agent side: the SDK would refuse to send the
@@ -30,9 +31,14 @@ def _send(message: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
+_CHILD = [f"{SESSION}-child"]  # the last subagent announced
+
+
 def _update(event: dict[str, Any], project: str, cwd: str) -> None:
     update = json.loads(json.dumps(event["update"]).replace(project, cwd))
-    session = f"{SESSION}-child" if event.get("child") else SESSION
+    if update.get("sessionUpdate") == "subagent_update" and isinstance(update.get("sessionId"), str):
+        _CHILD[0] = update["sessionId"]
+    session = _CHILD[0] if event.get("child") else SESSION
     _send({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": session, "update": update}})
 
 

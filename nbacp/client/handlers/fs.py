@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -26,10 +26,19 @@ FileAccess = bool | Literal["write"]
 
 
 class Roots:
-    """Per session: the folders it may read, write and run commands in (symlinks resolved)."""
+    """Per session: the folders it may read, write and run commands in (symlinks resolved).
+
+    A subagent session has its parent's folders, never wider ones (a child's announced ``cwd`` is
+    the agent's word, not the person's choice; docs/protocol.md, 'Subagents, notices, compaction').
+    """
 
     def __init__(self) -> None:
         self.by_session: dict[str, tuple[Path, ...]] = {}
+        self.parent_of: Callable[[str], str | None] = lambda session_id: None  # the client's subagents
+
+    def owner(self, session_id: str) -> str:
+        """The session whose folders (and turn) ``session_id`` uses: its top parent for a subagent."""
+        return session_id if session_id in self.by_session else (self.parent_of(session_id) or session_id)
 
     def set(self, session_id: str, cwd: str, additional: Sequence[str] = ()) -> None:
         self.by_session[session_id] = tuple(Path(os.path.realpath(p)) for p in (cwd, *additional))
@@ -38,7 +47,7 @@ class Roots:
         """The folders of ``session_id``; "Method not found" when ``method`` was not advertised."""
         if not allowed:
             raise RequestError.method_not_found(method)
-        roots = self.by_session.get(session_id)
+        roots = self.by_session.get(self.owner(session_id))
         if roots is None:
             raise files.refusal(session_id, "unknown_session", f"Unknown session {session_id!r} for {method}.")
         return roots
@@ -62,7 +71,7 @@ class Files:
     async def write_text_file(self, session_id: str, path: str, content: str) -> WriteTextFileResponse:
         roots = self.roots.of(session_id, "fs/write_text_file", self.write)
         written = await asyncio.to_thread(_write, path, content, roots, kernel.kernel_id())
-        surface = self.surfaces.for_session(session_id)
+        surface = self.surfaces.for_session(self.roots.owner(session_id))
         if surface is not None:  # the turn shows the write as a diff block; its record lists it as an edit
             surface.file_written(written.path, written.old_text, written.new_text, written.summary)
         return WriteTextFileResponse()

@@ -6,6 +6,8 @@ for its session (or the connection's inbox), is offered to the headless policy i
 given, and is awaited. The SDK never cancels a pending handler itself (docs/protocol.md, 'SDK
 0.12 pitfalls'), so turn end, ``session/cancel`` and disconnects close open cards through
 ``cancel_cards``. A URL card is kept for its ``elicitation/complete`` only until it settles.
+A subagent's request (its own session id) is a card in that child's block of its parent's turn,
+headed with the child's name ("Explore asks"), and closes with the parent's turn.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from acp.schema import (
 )
 
 from nbacp import widgets
+from nbacp.client.subagents import Subagents
 from nbacp.client.surface import Surface, Surfaces
 from nbacp.client.wire import raw_tap
 from nbacp.client.wire.guard import request_meta, request_schema
@@ -45,8 +48,10 @@ card's own methods (pick/fill/accept, choose, open...) or leaves it for a person
 class Questions:
     """The open cards of one connection, by session and by the request each answers."""
 
-    def __init__(self, surfaces: Surfaces, answers: AnswerPolicy | None, agent_name: str | None) -> None:
+    def __init__(self, surfaces: Surfaces, answers: AnswerPolicy | None, agent_name: str | None,
+                 subagents: Subagents | None = None) -> None:
         self.surfaces = surfaces
+        self.subagents = subagents or Subagents()
         self.answers = answers
         self.agent_name = agent_name
         self.max_answer_bytes: int | None = None  # the transport's limit for one outgoing message
@@ -67,15 +72,19 @@ class Questions:
                 form = Form.from_schema(request_schema() or mode.requested_schema, request_meta())
             except InvalidSchemaError as exc:
                 raise RequestError.invalid_params({"details": str(exc)}) from None
-            card: Card[Any] = widgets.FormCard(message, form, agent=self.agent_name)
+            card: Card[Any] = widgets.FormCard(message, form, agent=self._who(session_id))
             return await self._reply(session_id, card, "question", message, surface=where)
         if isinstance(mode, ElicitationUrlSessionMode | ElicitationUrlRequestMode):
             elicitation_id = mode.elicitation_id
-            card = widgets.UrlConsentCard(message, str(mode.url), elicitation_id, agent=self.agent_name)
+            card = widgets.UrlConsentCard(message, str(mode.url), elicitation_id, agent=self._who(session_id))
             self.url_cards[elicitation_id] = card
             card.on_settle(lambda _: self._forget_url(elicitation_id))
             return await self._reply(session_id, card, "url", message, surface=where)
         raise RequestError.invalid_params({"details": f"Unsupported elicitation mode: {type(mode).__name__}"})
+
+    def _who(self, session_id: str | None) -> str | None:
+        """Who asks: a subagent's title for its own requests, else the agent's name."""
+        return self.subagents.name(session_id) or self.agent_name
 
     def _forget_url(self, elicitation_id: str) -> None:
         self.url_cards.pop(elicitation_id, None)
@@ -87,7 +96,7 @@ class Questions:
 
     async def request_permission(self, session_id: str, tool_call: ToolCallUpdate,
                                  options: list[PermissionOption]) -> dict[str, Any]:
-        card = widgets.PermissionCard(tool_call, options, agent=self.agent_name)
+        card = widgets.PermissionCard(tool_call, options, agent=self._who(session_id))
         title = tool_call.title or tool_call.tool_call_id
         return await self._reply(session_id, card, "permission", title)
 
@@ -125,7 +134,9 @@ class Questions:
     ) -> Any:
         """Show ``card`` (in ``surface``, else the session's turn or the inbox), offer it to the
         policy, await it. An answer too large for one message of the transport is refused on the card."""
-        key = session_id or ""
+        parent = self.subagents.parent_of(session_id)
+        child, session_id = (session_id, parent) if parent is not None else (None, session_id)
+        key = session_id or ""  # a child's card closes with its parent's turn
         self._open.setdefault(key, set()).add(card)
         request_id = raw_tap.current_request_id()
         if request_id is not None:
@@ -145,7 +156,9 @@ class Questions:
         card.on_resolve(finished)
         if reply is not None or self.max_answer_bytes is not None:
             card.response_check = (reply or Reply(self.max_answer_bytes)).check
-        if surface is not None:
+        if surface is not None and child is not None and explicit is None:
+            surface.add_child_card(child, card)
+        elif surface is not None:
             surface.add_card(card)
         self._offer(card)
         try:

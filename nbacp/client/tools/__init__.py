@@ -22,6 +22,7 @@ from nbacp.errors import ToolsNotSupportedError
 
 if TYPE_CHECKING:
     from nbacp.client.notebook_client import NotebookClient
+    from nbacp.kernel.notebook_edits import NotebookLink
 
 __all__ = ["KernelTools", "kernel_tools"]
 
@@ -34,6 +35,7 @@ class KernelTools:
     max_output: int = MAX_OUTPUT
     max_images: int = MAX_IMAGES
     namespace: dict[str, Any] | None = None  # None: the kernel's user namespace, looked up per call
+    notebook: NotebookLink | None = None  # the way to the open notebook: notebook_read / notebook_edit
 
     async def start(self, client: NotebookClient, agent_capabilities: Any) -> KernelToolServer:
         """Start a server for one session: over ACP when the agent advertises it, else over HTTP."""
@@ -62,6 +64,12 @@ def kernel_tools(
     max_output: int = MAX_OUTPUT,
     max_images: int = MAX_IMAGES,
     namespace: dict[str, Any] | None = None,
+    notebook: NotebookLink | None = None,
 ) -> KernelTools:
-    """Kernel tools for ``conn.new_session(tools=...)``; the bounds apply to what goes back to the agent."""
-    return KernelTools(max_rows=max_rows, max_output=max_output, max_images=max_images, namespace=namespace)
+    """Kernel tools for ``conn.new_session(tools=...)``; the bounds apply to what goes back to the agent.
+
+    ``notebook``: the way to the person's open notebook; with it the session also gets
+    ``notebook_read`` and ``notebook_edit`` (every proposal reviewed on a card).
+    """
+    return KernelTools(max_rows=max_rows, max_output=max_output, max_images=max_images, namespace=namespace,
+                       notebook=notebook)

@@ -1,4 +1,5 @@
-"""The kernel as an MCP server: ``list_variables``, ``describe`` and ``run_python`` for one session.
+"""The kernel as an MCP server: ``list_variables``, ``describe``, ``run_python`` (and, with a notebook
+link, ``notebook_read`` / ``notebook_edit``: ``nbacp.client.tools.notebook``) for one session.
 
 Built on the ``mcp`` SDK's low-level server (the high-level ``MCPServer`` calls
 ``logging.basicConfig``, which would reconfigure the person's logging) and served over
@@ -27,10 +28,12 @@ from acp.schema import AcpMcpServer, HttpHeader, HttpMcpServer
 from nbacp.client.namespace import user_namespace
 from nbacp.client.tools import runner, variables
 from nbacp.client.tools.acp_transport import AcpMcpHost, new_server_id
+from nbacp.client.tools.notebook import EDIT_TOOL, READ_TOOL, NotebookTools
 from nbacp.client.tools.permission import RunPermission
 
 if TYPE_CHECKING:
     from nbacp.client.notebook_client import NotebookClient
+    from nbacp.kernel.notebook_edits import NotebookLink
 
 
 
@@ -48,6 +51,9 @@ class ToolBounds(Protocol):
 
     @property
     def namespace(self) -> dict[str, Any] | None: ...
+
+    @property
+    def notebook(self) -> NotebookLink | None: ...
 
 
 SERVER_NAME = "notebook"
@@ -141,10 +147,13 @@ class KernelToolServer:
         self._mcp: Any = None
         self._acp: tuple[AcpMcpHost, str] | None = None  # (host, server id) when served over ACP
         self.closed = False
+        self.notebook = NotebookTools(spec.notebook, client) if spec.notebook is not None else None
 
     def bind(self, session_id: str) -> None:
-        """Permission cards go to this session's running turn (or the inbox between turns)."""
+        """Permission and review cards go to this session's running turn (or the inbox between turns)."""
         self.permission.session_id = session_id
+        if self.notebook is not None:
+            self.notebook.session_id = session_id
 
     @property
     def namespace(self) -> dict[str, Any]:
@@ -199,7 +208,8 @@ class KernelToolServer:
     async def _list_tools(self, ctx: Any, params: Any) -> Any:
         from mcp import types
 
-        return types.ListToolsResult(tools=[types.Tool.model_validate(t) for t in TOOLS])
+        tools = TOOLS + ([READ_TOOL, EDIT_TOOL] if self.notebook is not None else [])
+        return types.ListToolsResult(tools=[types.Tool.model_validate(t) for t in tools])
 
     async def _call_tool(self, ctx: Any, params: Any) -> Any:
         from mcp import types
@@ -213,8 +223,14 @@ class KernelToolServer:
                 content = [_text(variables.describe(self.namespace, name, max_rows=self.spec.max_rows))]
             elif params.name == "run_python":
                 content = await self._run_python(_string_arg(args, "code"))
+            elif params.name == "notebook_read" and self.notebook is not None:
+                content = [_text(await self.notebook.read())]
+            elif params.name == "notebook_edit" and self.notebook is not None:
+                text, applied = await self.notebook.edit(args)
+                return types.CallToolResult(content=[_text(text)], is_error=not applied)
             else:
-                raise LookupError(f"Unknown tool {params.name!r}; the tools are list_variables, describe, run_python.")
+                names = ", ".join(t["name"] for t in TOOLS + ([READ_TOOL, EDIT_TOOL] if self.notebook else []))
+                raise LookupError(f"Unknown tool {params.name!r}; the tools are {names}.")
         except _Refused as exc:
             return types.CallToolResult(content=[_text(str(exc))], is_error=True)
         except (KeyError, LookupError, TypeError, ValueError) as exc:

@@ -218,8 +218,9 @@ class Guard:
             return await route(method, params, is_notification)
         except ValidationError as exc:
             if method == "session/update" and is_notification and _unknown_update(exc, params):
-                # a type outside the SDK's schema (claude's compaction_update, subagent_update...):
-                # the client shows it as one line instead of a validation error (docs/record.md, 'Updates')
+                # a type outside the SDK's schema (subagent_update, session_message, and on 0.12
+                # notice and the compaction updates): the client reads the raw JSON, and shows a kind
+                # it does not know as one line, never a validation error (docs/record.md, 'Updates')
                 await self.client.session_update(params["sessionId"], params["update"])
                 return None
             raise RequestError.invalid_params(validation_problem(exc)) from None

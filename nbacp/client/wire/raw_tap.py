@@ -10,7 +10,9 @@ drops unknown response fields. Two thin wrappers on the SDK's JSON-RPC connectio
   (optional by JSON-RPC convention; the SDK would log "Method not found" with a traceback);
 - ``send_request`` keeps the ``models`` field (``{currentModelId, availableModels}``) of
   session/new, load, resume and fork results, which the SDK's response models drop, and the
-  raw ``authMethods`` of ``initialize``, which SDK 1.0 misparses (docs/protocol.md, 'Two SDK lines').
+  raw ``authMethods`` of ``initialize``, which SDK 1.0 misparses (docs/protocol.md, 'Two SDK lines'),
+  and adds to the outgoing ``initialize`` the client capabilities the SDK's model drops
+  (``subagents``, ``session.notices``, ``session.compaction``: ``sdk_compat.add_capabilities``).
 The SDK's public observer hook would also see these messages, but it deep-copies every
 message in both directions for every observer; these wrappers copy nothing.
 """
@@ -22,7 +24,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from nbacp.client.wire import sdk_connection
+from nbacp.client.wire import sdk_compat, sdk_connection
 
 if TYPE_CHECKING:
     from acp.client.connection import ClientSideConnection
@@ -76,10 +78,13 @@ def _request_id(value: Any) -> bool:
     return isinstance(value, str | int) and not isinstance(value, bool)
 
 
-def install(agent: ClientSideConnection, cancel_request: Callable[[Any], object]) -> RawTap:
+def install(
+    agent: ClientSideConnection, cancel_request: Callable[[Any], object], capabilities: dict[str, Any] | None = None
+) -> RawTap:
     """Wrap ``agent``'s JSON-RPC connection (its receive step and ``send_request``) with a RawTap.
 
-    ``cancel_request`` is called with the id of each request the agent withdraws.
+    ``cancel_request`` is called with the id of each request the agent withdraws; ``capabilities``
+    are merged into the ``clientCapabilities`` of ``initialize`` as raw JSON.
     """
     tap = RawTap(cancel_request)
 
@@ -92,6 +97,8 @@ def install(agent: ClientSideConnection, cancel_request: Callable[[Any], object]
 
     def tapped_send(send_request: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
         async def send(method: str, params: Any = None) -> Any:
+            if method == "initialize" and capabilities and isinstance(params, dict):
+                sdk_compat.add_capabilities(params, capabilities)
             result = await send_request(method, params)
             tap.result(method, params, result)
             return result

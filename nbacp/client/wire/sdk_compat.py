@@ -14,7 +14,11 @@ blocks, closes connections and calls the stable methods through these functions:
   calls ``clean_elicitation`` on the raw params first, on both lines;
 - auth methods: 1.0 parses a method without ``type`` (the spec's default "agent" kind) as a
   terminal sign-in and drops env-var methods' ``vars``; the raw tap keeps the raw list and
-  ``Connection.auth_methods`` reads that (on both lines, one behaviour).
+  ``Connection.auth_methods`` reads that (on both lines, one behaviour);
+- client capabilities newer than either line's schema (``subagents``, ``session.notices``,
+  ``session.compaction``): pydantic drops unknown fields, so ``add_capabilities`` writes them
+  into the raw ``initialize`` params (the raw tap calls it), and the updates they enable reach
+  the client as raw JSON (the guard's unknown-update path).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from nbacp.client.wire import sdk_connection
 
 __all__ = [
     "SDK_MAJOR",
+    "add_capabilities",
     "SDK_VERSION",
     "STRING_FORMATS",
     "clean_elicitation",
@@ -36,6 +41,7 @@ __all__ = [
     "delete_session",
     "embedded_text_block",
     "image_block",
+    "json_copy",
     "logout",
     "resource_link_block",
     "text_block",
@@ -90,6 +96,33 @@ async def logout(agent: Any) -> Any:
     if typed is not None:
         return await typed()
     return await sdk_connection.send_request(agent, "logout", {})
+
+
+# -- outgoing requests ----------------------------------------------------------------------
+def add_capabilities(params: dict[str, Any], extra: dict[str, Any]) -> None:
+    """Merge ``extra`` into ``params["clientCapabilities"]`` (objects merged key by key, the SDK's
+    own values kept): what the SDK's ``ClientCapabilities`` model cannot carry."""
+    caps = params.get("clientCapabilities")
+    if not isinstance(caps, dict):
+        caps = params["clientCapabilities"] = {}
+    _merge(caps, extra)
+
+
+def _merge(into: dict[str, Any], extra: dict[str, Any]) -> None:
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        elif key not in into or into[key] is None:
+            into[key] = json_copy(value)
+
+
+def json_copy(value: Any) -> Any:
+    """A copy of parsed JSON (so two connections never share one capability object)."""
+    if isinstance(value, dict):
+        return {k: json_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_copy(v) for v in value]
+    return value
 
 
 # -- incoming requests ----------------------------------------------------------------------

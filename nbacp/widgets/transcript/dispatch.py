@@ -4,7 +4,8 @@ Message chunks stream into one ``MessageBlock`` per run of one role and message 
 calls merge by id into a ``ToolCallBlock``; plans update in place; session facts (mode,
 commands, usage...) are keyed lines that the next one replaces; anything else, or an update
 that breaks a handler, becomes one counted "Unsupported update" line, so an agent's odd update
-never breaks the turn. Each change only marks its block; the frames render it
+never breaks the turn. Notices and compactions (raw JSON on both SDK lines) are ``events``'.
+Each change only marks its block; the frames render it
 (``nbacp.widgets.transcript.frames``).
 
 The record's tool calls (``nbacp.render.tool_calls.ActivityLog``) read ACP's wire shape; a
@@ -21,6 +22,7 @@ from acp import schema
 
 from nbacp.widgets.transcript import describe
 from nbacp.widgets.transcript.blocks import LineBlock, MessageBlock, PlanBlock
+from nbacp.widgets.transcript.events import Events, raw_update
 from nbacp.widgets.transcript.frames import Frames
 from nbacp.widgets.transcript.record import TurnRecord
 from nbacp.widgets.transcript.terminals import Terminals
@@ -76,6 +78,7 @@ class Dispatch:
         self._lines: dict[str, LineBlock] = {}
         self._unsupported: dict[str, int] = {}
         self._writes = 0  # files written through the client in this turn (their record ids)
+        self.events = Events(frames, record.events)
 
     # -- what the view calls ---------------------------------------------------------
     def take(self, update: Any) -> None:
@@ -102,8 +105,12 @@ class Dispatch:
         self.frames.mark(line)
 
     def line_texts(self, *, skip: tuple[str, ...] = ()) -> list[str]:
-        """The keyed lines shown, in order of first appearance, but those under ``skip``."""
-        return [line.text for key, line in self._lines.items() if key not in skip]
+        """The keyed lines shown, in order of first appearance, but those under ``skip``; then the notices."""
+        return [line.text for key, line in self._lines.items() if key not in skip] + self.events.lines
+
+    def tool_block(self, tool_call_id: str) -> ToolCallBlock | None:
+        """The block of a tool call of this turn, if it came."""
+        return self._tools.get(tool_call_id)
 
     def written(self, path: str, old_text: str | None, new_text: str, summary: str) -> None:
         """A file the agent wrote through the client: a diff block, and an edit in the record's tool calls."""
@@ -132,6 +139,12 @@ class Dispatch:
     # -- updates ---------------------------------------------------------------------
     def _dispatch(self, update: Any) -> None:
         if self._session_facts is not None and self._session_facts(update):
+            return
+        raw = raw_update(update)
+        if raw is not None:  # shown apart from the agent's message, which the record keeps whole
+            self.close_message()
+            if not self.events.take(raw):
+                self._unsupported_line(update)
             return
         role = _CHUNK_ROLE.get(type(update))
         if role is not None:

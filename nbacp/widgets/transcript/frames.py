@@ -62,6 +62,22 @@ class Frames:
         self.mark(block)
         self._stale.add(self._index[id(block)] // PAGE)
 
+    def insert_after(self, anchor: Block, block: Block) -> None:
+        """Show ``block`` right after ``anchor`` (at the end when ``anchor`` is not shown here)."""
+        at = self._index.get(id(anchor))
+        if at is None:
+            self.append(block)
+            return
+        at += 1
+        self._blocks.insert(at, block)
+        for i in range(at, len(self._blocks)):
+            self._index[id(self._blocks[i])] = i
+        self.mark(block)
+        self._stale.update(range(at // PAGE, len(self._pages) + 1))
+
+    def holds(self, block: Block) -> bool:
+        return id(block) in self._index
+
     def mark(self, block: Block) -> None:
         """``block`` changed: the next frame renders it (and lays out its page if it has no widget yet)."""
         self._dirty[id(block)] = block

@@ -1,7 +1,8 @@
 """The record of a turn: what a transcript reports beside its widgets (docs/record.md).
 
-The agent's text with its message boundaries, the answers of its cards, its tool calls and
-plan (``nbacp.render.tool_calls.ActivityLog``) and its stop reason, rendered by
+The agent's text with its message boundaries, the answers of its cards, its notices, compactions
+and subagents (``nbacp.render.turn_events``), its tool calls and plan
+(``nbacp.render.tool_calls.ActivityLog``) and its stop reason, rendered by
 ``nbacp.render`` as the inert markdown, text and HTML a saved notebook keeps.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from nbacp.form.card_answer import CardAnswer
 from nbacp.render.tool_calls import ActivityLog
+from nbacp.render.turn_events import TurnEvents
 from nbacp.render.turn_record_html import notes_html, record_html
 from nbacp.render.turn_record_text import notes_text, record_markdown, record_text
 
@@ -82,18 +84,22 @@ class TurnRecord:
         self.answers: list[CardAnswer] = []
         self.activity = ActivityLog(root)  # the tool calls and plan (nbacp.render.tool_calls)
         self.stop_reason: str | None = None
+        self.events = TurnEvents()  # notices, compactions, subagents (nbacp.render.turn_events)
 
     def markdown(self) -> str:
         """The static, widget-free record (inert markdown, see nbacp.render.turn_record_text)."""
-        return record_markdown(self.prompt, self.agent_text.value, self.answers, self.stop_reason, self.activity)
+        return record_markdown(self.prompt, self.agent_text.value, self.answers, self.stop_reason, self.activity,
+                           self.events)
 
     def text(self) -> str:
         """The record as plain text (``text/plain``: nbval, terminals)."""
-        return record_text(self.prompt, self.agent_text.value, self.answers, self.stop_reason, self.activity)
+        return record_text(self.prompt, self.agent_text.value, self.answers, self.stop_reason, self.activity,
+                           self.events)
 
     def html(self) -> str:
         """The record as HTML (what a saved notebook shows; docs/record.md)."""
-        return record_html(self.prompt, self.agent_text.value, self.answers, self.stop_reason, self.activity)
+        return record_html(self.prompt, self.agent_text.value, self.answers, self.stop_reason, self.activity,
+                           self.events)
 
     def notes(self, title: str, lines: list[str]) -> tuple[str, str] | None:
         """(text, HTML) of what a view outside any turn (the inbox) holds beside its ``lines``,

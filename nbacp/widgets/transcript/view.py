@@ -3,7 +3,8 @@
 ``Transcript`` is what the client talks to; it composes one collaborator per idea: the
 frames and pages that decide when and how the blocks are shown (``frames``), the dispatch of
 session updates to blocks (``dispatch``), the record of the turn (``record``), the cards'
-life (``cards``) and what the turn shows of terminals (``terminals``). ``add`` only updates
+life (``cards``), what the turn shows of terminals (``terminals``) and its subagents, each a
+block with a transcript of its own (``subagents``). ``add`` only updates
 model state (O(size of the update)); widgets change in frames (see ``frames``).
 """
 
@@ -13,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as widgets
+from acp.schema import ToolCallProgress, ToolCallStart
 
 from nbacp.form.card_answer import CardAnswer
 from nbacp.render.exit_status import ExitStatus
@@ -28,6 +30,7 @@ from nbacp.widgets.transcript.cards import Cards
 from nbacp.widgets.transcript.dispatch import CONNECTION_LOG, Dispatch
 from nbacp.widgets.transcript.frames import FRAME, Frames
 from nbacp.widgets.transcript.record import TurnRecord
+from nbacp.widgets.transcript.subagents import Subagents
 from nbacp.widgets.transcript.terminals import Terminals
 
 
@@ -65,6 +68,7 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._dispatch = Dispatch(self._frames, self._record, self._terminals, seal_at=seal_at,
                                   agent_labelled=not prompt, session_facts=session_facts)
         self._cards = Cards(self._frames)
+        self._subagents = Subagents(self._frames, self._dispatch, self._record.events, seal_at, lambda: self.flush())
         self._frames.append(CardBlock(card_style()))  # the page CSS (long words wrap)
         self._frames.append(CardBlock(_header(prompt)))
         self.flush()
@@ -136,8 +140,31 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         """Take any session update; unknown or malformed ones become a compact line."""
         if self._owns_log:
             self._log.append(update)
-        self._dispatch.take(update)
+        try:
+            taken = self._subagents.take(update)
+        except Exception:  # an odd update must never break the turn: the dispatch makes it one line
+            taken = False
+        if not taken:
+            self._dispatch.take(update)
+            tool_call_id = getattr(update, "tool_call_id", None)
+            if isinstance(update, ToolCallStart | ToolCallProgress) and isinstance(tool_call_id, str):
+                self._subagents.tool_shown(tool_call_id)
         self._frames.schedule()
+
+    def add_child(self, child_id: str, update: Any) -> None:
+        """Take an update of a subagent session (its own id): shown in that child's block."""
+        try:
+            self._subagents.take_child(child_id, update)
+        except Exception as error:  # an odd update must never break the turn
+            why = type(error).__name__
+            self._dispatch.line("unsupported:child", describe.clip(f"Unsupported subagent update ({why})"))
+        self._frames.schedule()
+
+    def add_child_card(self, child_id: str, card: widgets.Widget) -> None:
+        """A card a subagent waits on, in its block (after everything so far when it has none here)."""
+        self._dispatch.close_message()
+        if not self._subagents.card(child_id, card):
+            self._cards.place(card)
 
     def add_card(self, card: widgets.Widget) -> None:
         """Place an interactive card after everything received so far.
@@ -185,6 +212,7 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
     def cancel_tools(self) -> None:
         """The person cancelled the turn: its unfinished tool calls show as cancelled, not failed."""
         self._dispatch.cancel()
+        self._subagents.cancel()
         self._frames.schedule()
 
     def finish(self, stop_reason: str) -> None:
@@ -194,6 +222,7 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
             self.cancel_tools()
         self._updates = self._updates.freeze()  # the turn's updates end here; the log goes on
         self._dispatch.close_message()
+        self._subagents.finish()
         self._frames.append(LineBlock(f"Turn ended: {describe.clip(stop_reason, 80)}", "nbacp-stop"))
         self.flush()
 
