@@ -91,7 +91,7 @@ function mount(model, el) {
     return () => model.off("change:summary", repaint);
   }
 
-  let seq = 0; // this view's last action; frozen until the kernel handled it
+  let seq = 0; // this view's last action; frozen until the kernel handled it (docs/cards.md, 'Two views')
   let frozen = false;
   /** @type {Draft} */
   const secrets = {}; // secret fields: never in the synced state, only in the accept message
@@ -116,8 +116,11 @@ function mount(model, el) {
   /** @param {CardAction | undefined} action */
   const act = (action) => {
     if (!open() || !action) return;
+    // Past every action the kernel handled, this view's or another's (a second tab, a reloaded
+    // page): a view that counted from 0 would read another view's `handled` as its own reply.
+    seq = Math.max(seq, Number(model.get("handled")) || 0) + 1;
     /** @type {Record<string, unknown>} */
-    const message = { ...objectOr(action.data), event: action.event, seq: ++seq };
+    const message = { ...objectOr(action.data), event: action.event, seq };
     if (action.draft) {
       const d = draft();
       // The page's own state agrees with what it sends (a held update may follow; the kernel ignores it).

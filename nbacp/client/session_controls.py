@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ipywidgets import Widget
+
 from nbacp.client.connection_view import ConnectionView
 from nbacp.client.settings import SessionSettings, select_values
 from nbacp.client.wire import replies, sdk_connection
@@ -29,6 +31,8 @@ class SessionControls:
     settings: SessionSettings
     _toolbar: SessionToolbar | None = None
     _toolbar_view: Any = None  # its output's display handle, while the connection is open
+    _ended: list[Widget]  # ended turns' views (keep_ended), set per instance by Session
+    _settled = False
 
     @property
     def modes(self) -> Any:
@@ -125,9 +129,21 @@ class SessionControls:
         """Show the toolbar in the running cell, to be replaced by its static form when the session ends."""
         self._toolbar_view = show(self.toolbar, display_id=True)
 
+    def keep_ended(self, view: Widget) -> None:
+        """An ended turn's view, still showing its record to pages that re-read the model
+        (docs/reload.md): closed when the session is settled, at once if it already is."""
+        if self._settled:
+            close_tree([view])
+        else:
+            self._ended.append(view)
+
     def settle_toolbar(self) -> None:
         """The session is over: its toolbar's output becomes one static line of the last settings
-        (no widget left for a saved notebook to miss: docs/record.md, 'Saved notebooks')."""
+        (no widget left for a saved notebook to miss: docs/record.md, 'Saved notebooks'), and its
+        ended turns' views are closed."""
+        self._settled = True
+        ended, self._ended = self._ended, []
+        close_tree(ended)
         view, self._toolbar_view = self._toolbar_view, None
         if self._toolbar is None:
             return

@@ -86,6 +86,8 @@ class TurnOwner(Protocol):
 
     def turn_ended(self) -> None: ...
 
+    def keep_ended(self, view: Transcript) -> None: ...
+
 
 class Turn:
     """A running prompt. Await it (any number of times) for the PromptResult."""
@@ -194,16 +196,24 @@ class Turn:
         return result
 
     def _give_way(self) -> None:
-        """The live view makes room for the record and its widgets are closed (kernel and page).
+        """The live view makes room for the record, in every page that shows it.
 
-        Closed also where nothing showed them (plain Python): ipywidgets' registry would keep every
-        summary line, box and layout for the life of the kernel, and the transcript's Python side
-        (its text, answers, record) stays readable after ``close()`` (docs/notebooks.md, 'What a
-        card costs')."""
-        if self._view_handle is not None:
-            self._view_handle.update(_Blank() if self.record_inline else self.record)
-            self._view_handle = None
-        close_tree([self.transcript])
+        The page that started the turn gets the record through the display id (what it saves is
+        static). Display ids are not saved, so a page that shows the cell's saved outputs
+        (reloaded, reopened, a second tab) holds the live view's model instead: the model itself
+        shows the record (``Transcript.show_record``) and stays open, two models and the record's
+        HTML, until the session is settled (docs/reload.md). In plain Python, where nothing showed
+        it, the transcript is closed at once: ipywidgets' registry would keep it for the life of
+        the kernel, and its Python side (text, answers, record) stays readable after ``close()``
+        (docs/notebooks.md, 'What a card costs')."""
+        if self._view_handle is None:
+            close_tree([self.transcript])
+            return
+        assert self.record is not None and self.record.html is not None
+        self.transcript.show_record(self.record.html)
+        self._view_handle.update(_Blank() if self.record_inline else self.record)
+        self._view_handle = None
+        self.session.keep_ended(self.transcript)
 
 
 def _retrieve(task: asyncio.Task[Any]) -> None:

@@ -30,13 +30,15 @@ __all__ = [
 # The cards style themselves (js/src/card.css, carried by ``nbacp.widgets.card_code``).
 TRANSCRIPT_CSS = """
 .nbacp-transcript .widget-html-content,
+.nbacp-ended .widget-html-content,
 .nbacp-transcript .widget-label {
   overflow-wrap: anywhere;
   white-space: normal;
   height: auto;
   text-overflow: clip;
 }
-.nbacp-transcript .widget-html-content pre {
+.nbacp-transcript .widget-html-content pre,
+.nbacp-ended .widget-html-content pre {
   white-space: pre-wrap;
   overflow-wrap: anywhere;
 }

@@ -177,9 +177,19 @@ _KERNEL_IDLE = """() => {
 
 def open_notebook(page: Page, server: JupyterServer, path: str, timeout_ms: int = 60_000) -> None:
     """Open ``path``, wait until it is the current document and its kernel is connected and idle."""
-    page.goto(server.url_for(path), timeout=timeout_ms)
-    page.wait_for_function(_CURRENT_PATH, arg=path, timeout=timeout_ms, polling=100)
+    show_notebook(page, server, path, timeout_ms)
     wait_kernel_idle(page, timeout_ms)
+
+
+def show_notebook(page: Page, server: JupyterServer, path: str, timeout_ms: int = 60_000) -> None:
+    """Open ``path`` and wait until it is the current document (its kernel may be busy)."""
+    page.goto(server.url_for(path), timeout=timeout_ms)
+    wait_current(page, path, timeout_ms)
+
+
+def wait_current(page: Page, path: str, timeout_ms: int = 60_000) -> None:
+    """Wait until ``path`` is the page's current document."""
+    page.wait_for_function(_CURRENT_PATH, arg=path, timeout=timeout_ms, polling=100)
 
 
 def wait_kernel_idle(page: Page, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> None:

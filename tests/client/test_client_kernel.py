@@ -56,6 +56,27 @@ def test_prompt_awaited_in_a_cell_is_answered_through_widget_comms(
                and "Stop reason: end_turn" in p for p in plain), plain
 
 
+def test_the_ended_view_shows_the_record_until_the_connection_closes(kernel: KernelHarness) -> None:
+    """A page that re-reads the live view's model (a reload, a second tab) finds the record in it
+    (docs/reload.md); it stays open while the connection is, then closes with it."""
+    kernel.run(SETUP + "agent = SchemaAgent(message, schema)\nconn = await nbacp.connect(agent)\n"
+               "session = await conn.new_session('.')", timeout=60)
+    cell = kernel.execute("result = await session.prompt('go')")
+    card = question_card(kernel)
+    draft = {"question_0": ["CSV"], "question_0_custom": "Avro"}
+    accept(kernel, card["comm_id"], draft)
+    kernel.wait_idle(cell, timeout=30)
+    assert kernel.error(cell) is None, kernel.error(cell)
+    out = kernel.run(
+        "view = session.turn.transcript\n"
+        "style, record = view.children\n"
+        "print(view.comm is not None, record.comm is not None, 'nbacp-ended' in view._dom_classes,\n"
+        "      'nbacp-record' in record.value and 'Avro' in record.value)\n"
+        "await conn.close()\n"
+        "print(view.comm is None, record.comm is None)", timeout=60)
+    assert out == "True True True True\nTrue True\n"
+
+
 def test_stop_button_cancels_the_pending_card_and_releases_the_cell(kernel: KernelHarness) -> None:
     kernel.run(SETUP + "agent = HoldingAgent()\nconn = await nbacp.connect(agent)\n"
                "session = await conn.new_session('.')", timeout=60)

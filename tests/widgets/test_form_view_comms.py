@@ -108,6 +108,21 @@ def test_double_click_and_late_messages_resolve_once(comms: RecordingComms) -> N
     assert view.accept() is False and view.cancel() is False
 
 
+def test_two_views_the_first_accept_wins_and_a_stale_view_changes_nothing(comms: RecordingComms) -> None:
+    """Two pages show one card (a second tab, a reloaded page): one model, one answer (docs/cards.md)."""
+    view = FormCard("m", multi_other())
+    first = {"question_0": ["alpha"], "question_0_custom": "mine"}
+    comms.custom(view, {"event": "accept", "seq": 1, "draft": first})  # the first page
+    state = (view.phase, view.summary, view.handled, view.draft, view.errors)
+    # the second page had not seen the answer yet: its Accept, Decline and a held edit
+    comms.custom(view, {"event": "accept", "seq": 1, "draft": {"question_0": ["beta"], "question_0_custom": ""}})
+    comms.custom(view, {"event": "decline", "seq": 2})
+    comms.update(view, draft={"question_0": ["beta"], "question_0_custom": "theirs"})
+    assert sent_content(view) == {"question_0": ["alpha"], "question_0_custom": "mine"}
+    assert (view.phase, view.summary, view.handled, view.draft, view.errors) == state  # what both pages show
+    assert view.phase == "answered" and view.draft == {}
+
+
 @pytest.mark.parametrize("content", [None, "accept", [], {"event": 3}, {"event": "accept", "draft": "x"},
                                      {"event": "accept", "draft": {"size": {"bad": 1}}}, {"event": "nope"}])
 def test_malformed_messages_never_answer_nor_raise(comms: RecordingComms, content: Any) -> None:

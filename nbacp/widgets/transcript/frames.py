@@ -45,6 +45,14 @@ class Frames:
         self._handle: asyncio.TimerHandle | None = None
         self._last_frame: float | None = None
         self._pages: list[widgets.VBox] = []
+        self._stopped = False
+
+    def stop(self) -> None:
+        """Render nothing more into the host (its children now belong to someone else: the record)."""
+        self._stopped = True
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
 
     # -- changes -----------------------------------------------------------------------
     def append(self, block: Block) -> None:
@@ -96,7 +104,7 @@ class Frames:
     # -- frames ----------------------------------------------------------------------
     def schedule(self) -> None:
         """Render the pending changes in the next frame (now, without a running event loop)."""
-        if self._handle is not None:
+        if self._handle is not None or self._stopped:
             return
         try:
             loop = asyncio.get_running_loop()
@@ -119,7 +127,7 @@ class Frames:
         if self._handle is not None:
             self._handle.cancel()
             self._handle = None
-        if not self._dirty and not self._stale:
+        if self._stopped or (not self._dirty and not self._stale):
             return
         dirty, self._dirty = list(self._dirty.values()), {}
         with self.host.hold_sync():

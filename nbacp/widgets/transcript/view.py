@@ -21,6 +21,8 @@ from nbacp.render.exit_status import ExitStatus
 from nbacp.render.markdown import render_markdown
 from nbacp.render.tool_calls import ActivityLog
 from nbacp.updates import UpdateLog, UpdateView
+from nbacp.widgets import shared
+from nbacp.widgets.shared import close_tree
 from nbacp.widgets.text import NO_TYPESET_CLASSES, card_style
 from nbacp.widgets.transcript import describe
 from nbacp.widgets.transcript.blocks import CardBlock, LineBlock
@@ -227,6 +229,25 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
     def flush(self) -> None:
         """Render every pending change now (one frame)."""
         self._frames.render()
+
+    def show_record(self, html: str) -> None:
+        """The turn is over: this same model now shows the record, its blocks' widgets closed.
+
+        A page that re-read the model (reloaded, reopened, a second tab) sees the record take the
+        live view's place, as the page that started the turn does through the display id
+        (docs/reload.md). What remains is this box, the shared stylesheet and one HTML widget of
+        the record's HTML, which must already be safe (``nbacp.render.turn_record_html``).
+        """
+        self.flush()
+        self._frames.stop()
+        record = widgets.HTML(value=html, layout=shared.layout(),
+                              _dom_classes=(*NO_TYPESET_CLASSES, "nbacp-ended-record"))
+        box: Any = self  # ipywidgets' traits are untyped
+        before: tuple[widgets.Widget, ...] = tuple(box.children)
+        with self.hold_sync():
+            box.children = (card_style(), record)
+            box._dom_classes = (*(c for c in box._dom_classes if c != "nbacp-transcript"), "nbacp-ended")
+        close_tree(before)
 
 
 def _header(prompt: str) -> widgets.Widget:
