@@ -162,7 +162,10 @@ class Questions:
         if self.answers is None:
             return
         try:
-            outcome = self.answers(card)
+            # One state update for the policy's edits and the answer (a click's message is
+            # handled the same way): the page needs only where they end, not each step.
+            with card.hold_sync():
+                outcome = self.answers(card)
         except Exception as exc:  # the policy is user code: report, never lose the card
             log.debug("answer policy failed", exc_info=True)  # the card says so; no traceback in the cell
             card.note_policy_failure(exc)

@@ -48,6 +48,8 @@ class Cards:
             # (docs/kernels.md, 'Subshells'): the transcript changes on its own loop, afterwards.
             if loop is None or loop.is_closed():
                 self._answered(block, summary)
+            elif _running() is loop:  # on the loop's own thread: no wake-up write needed
+                loop.call_soon(self._answered, block, summary)
             else:
                 loop.call_soon_threadsafe(self._answered, block, summary)
 
@@ -61,3 +63,11 @@ class Cards:
         self.frames.relayout(block)
         self.frames.flush()  # the page has the line before the card's model goes
         card.close()
+
+
+def _running() -> asyncio.AbstractEventLoop | None:
+    """The event loop running in this thread, or None."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
