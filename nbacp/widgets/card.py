@@ -29,6 +29,7 @@ import traitlets
 from nbacp import kernel
 from nbacp.form.card_answer import ACTIONS, CardAnswer
 from nbacp.widgets import card_code, shared
+from nbacp.widgets.quick_state import QuickState
 from nbacp.widgets.text import visible_controls
 
 T = TypeVar("T")
@@ -38,7 +39,7 @@ OPEN, SENT, ANSWERED = "open", "sent", "answered"
 """``phase``: answerable; answered but still reporting (a URL card waits for completion); done."""
 
 
-class Card(anywidget.AnyWidget, Generic[T]):
+class Card(QuickState, anywidget.AnyWidget, Generic[T]):
     """One card, one model. Subclasses give ``spec`` and a starting ``draft`` and implement
     ``_action(event, content)`` (answer through ``_resolve``) and ``_cancel_response()``.
 

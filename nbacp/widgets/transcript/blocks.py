@@ -17,15 +17,16 @@ from acp import schema
 from nbacp.render.markdown import render_markdown
 from nbacp.render.stream import MarkdownStream
 from nbacp.widgets import shared
+from nbacp.widgets.quick_state import Line
 from nbacp.widgets.text import NO_TYPESET_CLASSES, safe_text
 from nbacp.widgets.transcript import describe
 
 
-def text_label(text: str, css: str) -> widgets.Label:
+def text_label(text: str, css: str) -> Line:
     """Plain text (a text node, not typeset); classes given at creation cost no extra sync, and
     the shared layout and style make a line ONE model, not three (nbacp.widgets.shared)."""
-    return widgets.Label(value=safe_text(text), _dom_classes=(*NO_TYPESET_CLASSES, css),
-                         layout=shared.layout(), style=shared.label_style())
+    return Line(value=safe_text(text), _dom_classes=(*NO_TYPESET_CLASSES, css),
+                layout=shared.layout(), style=shared.label_style())
 
 
 def html_view(sanitized: str) -> widgets.HTML:
