@@ -13,9 +13,11 @@ from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as widgets
+import traitlets
 
 Serializer = Callable[[Any, Any], Any]
 _TABLES: dict[type, dict[str, Serializer]] = {}
+_KEYS: dict[type, list[str]] = {}
 
 
 def serializers(cls: type[widgets.Widget]) -> dict[str, Serializer]:
@@ -30,8 +32,20 @@ def serializers(cls: type[widgets.Widget]) -> dict[str, Serializer]:
     return table
 
 
+def synced_names(cls: type[widgets.Widget]) -> list[str]:
+    """The names of a class's synced traits, in ipywidgets' order (its default ``keys``)."""
+    names = _KEYS.get(cls)
+    if names is None:
+        names = _KEYS[cls] = list(cls.class_traits(sync=True))
+    return names
+
+
 class QuickState(widgets.Widget):  # type: ignore[misc]  # ipywidgets is untyped
-    """Mixin (before the widget class in the bases): ``get_state`` from the per-class table."""
+    """Mixin (before the widget class in the bases): ``keys`` and ``get_state`` from per-class tables."""
+
+    @traitlets.default("keys")
+    def _quick_keys(self) -> list[str]:
+        return list(synced_names(type(self)))  # a copy: ipywidgets may extend an instance's keys
 
     def get_state(self, key: Any = None, drop_defaults: bool = False) -> dict[str, Any]:
         if drop_defaults or not (key is None or isinstance(key, str | list | tuple | set)):
