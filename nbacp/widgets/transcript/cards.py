@@ -35,6 +35,9 @@ class Cards:
         """Show ``card`` after every block so far (now); a card that settles is replaced when it does."""
         block = CardBlock(card)
         self.frames.append(block)
+        if getattr(card, "settled", False) is True:  # answered before it was shown (a policy): its line
+            self._answered(block, getattr(card, "summary", ""))
+            return
         self.frames.flush()
         if not isinstance(card, Settles):
             return
