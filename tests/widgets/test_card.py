@@ -62,3 +62,15 @@ def test_without_a_running_loop_the_line_replaces_the_card_at_once() -> None:
     card.decline()
     assert card not in view.shown
     assert [w.value for w in view.shown if "nbacp-answered" in w._dom_classes] == ["Declined."]
+
+
+async def test_a_card_answered_before_it_is_placed_goes_in_as_its_line_in_one_frame() -> None:
+    view = Transcript(prompt="go")
+    card = FormCard("Name it", SCHEMA)
+    card.fill("x", "pipeline")
+    assert card.accept()  # a policy answered it at once (the client offers a card before placing it)
+    frames = view._frames.count  # noqa: SLF001
+    view.add_card(card)
+    assert view._frames.count == frames + 1  # noqa: SLF001  # one page update: the line, never the card
+    assert card not in view.shown and card.comm is None
+    assert [w.value for w in view.shown if "nbacp-answered" in w._dom_classes] == ["Accepted: X = pipeline"]
