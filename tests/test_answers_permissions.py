@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from acp.schema import PermissionOption, PromptResponse, ToolCallUpdate
-from support.agents import _RawAgent
+from support.agents import RawAgent
 from support.builders import text_block, update_agent_message
 
 import nbacp
@@ -112,7 +112,7 @@ def test_a_label_shared_by_two_options_is_ambiguous() -> None:
         permission_option(card_for(options), "Allow")
 
 
-class OptionsAgent(_RawAgent):
+class OptionsAgent(RawAgent):
     """A real ACP peer asking for permission with a given agent's options; says the chosen id."""
 
     def __init__(self, options: list[PermissionOption]) -> None:

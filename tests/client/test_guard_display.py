@@ -23,7 +23,7 @@ from acp.schema import (
 )
 from acp.task import TaskSupervisor
 from support import TESTS
-from support.agents import _RawAgent
+from support.agents import RawAgent
 from support.kernel_support import KernelHarness
 
 import nbacp
@@ -111,7 +111,7 @@ def test_form_labels_and_placeholders_show_bidi_controls() -> None:
     assert Form.from_schema  # the model itself keeps the agent's values: only the view neutralises
 
 
-class BrokenUpdatesAgent(_RawAgent):
+class BrokenUpdatesAgent(RawAgent):
     """Sends notifications the SDK rejects, then an ordinary message."""
 
     async def prompt(self, prompt: list[Any], session_id: str, **kwargs: Any) -> PromptResponse:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from acp import PromptResponse
 from acp.schema import ElicitationFormSessionMode, ElicitationSchema
-from support.agents import _RawAgent
+from support.agents import RawAgent
 from support.builders import text_block, update_agent_message
 from support.loopback import loopback_server
 
@@ -22,7 +22,7 @@ from nbacp.widgets import FormCard
 MIB = 1024 * 1024
 
 
-class BigMessageAgent(_RawAgent):
+class BigMessageAgent(RawAgent):
     """Says one message of ``size`` characters."""
 
     def __init__(self, size: int) -> None:
@@ -34,7 +34,7 @@ class BigMessageAgent(_RawAgent):
         return PromptResponse(stop_reason="end_turn")
 
 
-class AskNameAgent(_RawAgent):
+class AskNameAgent(RawAgent):
     """Asks one free-text question and says how long the answer was."""
 
     async def prompt(self, prompt: list[Any], session_id: str, **kwargs: Any) -> PromptResponse:

@@ -45,7 +45,9 @@ def test_stop_button_leaves_the_agent_alive_and_cancels_through_acp(
     assert out == "True True\n"
 
     # an unrelated cell is stopped: the agent must not be
-    sleeping = kernel.execute("import time\nprint('sleeping', flush=True)\ntime.sleep(60)")
+    # short sleeps: a process-directed SIGINT may land on another thread of the kernel, which
+    # does not wake one long sleep of the main thread (tests/form/test_form_patterns_kernel.py)
+    sleeping = kernel.execute("import time\nprint('sleeping', flush=True)\nwhile True:\n    time.sleep(0.05)")
     kernel.wait_for(lambda: "sleeping" in kernel.stream_text(sleeping), 20, "the sleep")
     kernel.interrupt()
     kernel.wait_idle(sleeping, timeout=20)

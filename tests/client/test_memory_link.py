@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from acp import PromptResponse
-from support.agents import _RawAgent
+from support.agents import RawAgent
 
 import nbacp
 from nbacp.client.wire.memory_link import CAPACITY, MemoryLink, memory_pair
@@ -133,7 +133,7 @@ def test_a_link_holds_at_least_one_message() -> None:
         MemoryLink(capacity=0)
 
 
-class _FloodingAgent(_RawAgent):
+class _FloodingAgent(RawAgent):
     """Streams ``n`` chunks without ever yielding, then notes how many the notebook had handled."""
 
     def __init__(self, n: int) -> None:

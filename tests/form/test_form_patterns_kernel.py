@@ -33,7 +33,12 @@ def test_patterns_are_checked_in_a_kernel_and_the_stop_button_spares_the_worker(
     )
     assert out[1] == "{}"
     pid = int(out[2].split()[1])
-    cell = kernel.execute("import time\nprint('sleeping', flush=True)\ntime.sleep(30)")
+    # Short sleeps, not one long one: the kernel signals its own process group from its control
+    # thread, and POSIX gives a process-directed SIGINT to any thread that does not block it. When
+    # another thread takes it, one long sleep in the main thread is not woken, and the
+    # KeyboardInterrupt waits for the sleep to end (seen once in CI: 20 s without an idle). Python
+    # raises it at the next bytecode of the main thread, which a loop of short sleeps reaches.
+    cell = kernel.execute("import time\nprint('sleeping', flush=True)\nwhile True:\n    time.sleep(0.05)")
     kernel.wait_for(lambda: "sleeping" in kernel.stream_text(cell), 20, "the cell to start sleeping")
     kernel.interrupt()
     kernel.wait_idle(cell, timeout=20)

@@ -59,7 +59,9 @@ def test_kernel_interrupts_normally_afterwards(kernel: KernelHarness) -> None:
     kernel.wait_idle(first, timeout=10)
     assert (kernel.error(first) or {}).get("ename") == "KeyboardInterrupt"
     # a plain blocking cell is still interruptible by ipykernel's own handling
-    second = kernel.execute("import time\nprint('sleeping', flush=True)\ntime.sleep(60)")
+    # short sleeps: a process-directed SIGINT may land on another thread of the kernel, which
+    # does not wake one long sleep of the main thread (tests/form/test_form_patterns_kernel.py)
+    second = kernel.execute("import time\nprint('sleeping', flush=True)\nwhile True:\n    time.sleep(0.05)")
     kernel.wait_for(lambda: "sleeping" in kernel.stream_text(second), 20, "the sleep")
     kernel.interrupt()
     kernel.wait_idle(second, timeout=10)

@@ -140,7 +140,7 @@ async def in_memory_pair(
 # ---------------------------------------------------------------- raw acp agents
 
 
-class _RawAgent:
+class RawAgent:
     """The parts of acp.Agent every raw test agent shares."""
 
     def __init__(self) -> None:
@@ -166,7 +166,7 @@ class _RawAgent:
         await self.conn.session_update(session_id=session_id, update=update_agent_message(text_block(text)))
 
 
-class ChunkingAgent(_RawAgent):
+class ChunkingAgent(RawAgent):
     """Each prompt streams ``chunks`` as agent message chunks, then ends the turn."""
 
     def __init__(self, chunks: Sequence[str]) -> None:
@@ -179,7 +179,7 @@ class ChunkingAgent(_RawAgent):
         return PromptResponse(stop_reason="end_turn")
 
 
-class QuestionsAgent(_RawAgent):
+class QuestionsAgent(RawAgent):
     """Each prompt asks ``questions`` via AgentConnectionSession, keeps the outcome, says describe()."""
 
     def __init__(
@@ -207,7 +207,7 @@ class QuestionsAgent(_RawAgent):
         return PromptResponse(stop_reason="end_turn")
 
 
-class SchemaAgent(_RawAgent):
+class SchemaAgent(RawAgent):
     """Each prompt sends ``message`` + ``schema`` as a form elicitation and says the reply as JSON."""
 
     def __init__(self, message: str, schema: dict[str, Any]) -> None:

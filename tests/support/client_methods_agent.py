@@ -41,11 +41,11 @@ from acp.schema import (
     TerminalToolCallContent,
     ToolCallProgress,
 )
-from support.agents import _RawAgent
+from support.agents import RawAgent
 from support.builders import start_tool_call
 
 
-class ClientMethodsAgent(_RawAgent):
+class ClientMethodsAgent(RawAgent):
     """Runs the prompt's steps against the client; ``results`` holds one outcome per step."""
 
     def __init__(self) -> None:

@@ -6,14 +6,14 @@ import asyncio
 from typing import Any
 
 from acp import PromptResponse
-from support.agents import _RawAgent
+from support.agents import RawAgent
 from support.builders import start_tool_call, text_block, update_agent_message
 
 MATHY = r"The price is $5 and $6. Your $HOME is set. \color{red}{alarm} and $$x^2$$ and \(y\)."
 LONG_WORD = "w" * 3000
 
 
-class MathAgent(_RawAgent):
+class MathAgent(RawAgent):
     """With ``hold=True`` each turn waits for ``release`` after speaking (the live view stays up)."""
 
     def __init__(self, *, hold: bool = False) -> None:

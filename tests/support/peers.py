@@ -25,7 +25,7 @@ from acp.schema import (
     PromptResponse,
     ToolCallUpdate,
 )
-from support.agents import _RawAgent, acp_kit_agent, claude_question_schema
+from support.agents import RawAgent, acp_kit_agent, claude_question_schema
 from support.sdk_line import HAS_ACP_KIT, require_acp_kit
 
 if HAS_ACP_KIT:  # not on SDK 1.x (support/sdk_line.py): choice_agent skips there
@@ -81,7 +81,7 @@ def choice_agent(choices: list[ElicitationChoice[Any]], outcomes: list[Any]) -> 
     return acp_kit_agent(agent)
 
 
-class HoldingAgent(_RawAgent):
+class HoldingAgent(RawAgent):
     """Sends one elicitation and keeps the turn open until ``release`` (or session/cancel) ends it.
 
     With ``end_early`` the prompt returns ``end_turn`` as soon as the request is out, leaving
@@ -131,7 +131,7 @@ class HoldingAgent(_RawAgent):
         self.cancelled.set()
 
 
-class FanOutAgent(_RawAgent):
+class FanOutAgent(RawAgent):
     """Each prompt sends ``count`` elicitations at once, each with its own token, and says the replies."""
 
     def __init__(self, count: int) -> None:
@@ -156,7 +156,7 @@ class FanOutAgent(_RawAgent):
         return PromptResponse(stop_reason="end_turn")
 
 
-class PermissionAgent(_RawAgent):
+class PermissionAgent(RawAgent):
     """Asks for permission to write a file and says which option the client chose."""
 
     async def prompt(self, prompt: list[Any], session_id: str, **kwargs: Any) -> PromptResponse:

@@ -9,7 +9,7 @@ from typing import Any
 
 import ipywidgets as widgets
 from acp.schema import PromptResponse, TextContentBlock
-from support.agents import NO_ELICITATION, ReplyingClient, _RawAgent, in_memory_pair
+from support.agents import NO_ELICITATION, RawAgent, ReplyingClient, in_memory_pair
 from support.comm_support import walk
 
 from nbacp.widgets.transcript import Transcript
@@ -35,7 +35,7 @@ KINDS: list[dict[str, Any]] = [
 ]
 
 
-class UpdatesAgent(_RawAgent):
+class UpdatesAgent(RawAgent):
     """Each prompt sends every update kind, then ``n`` message chunks."""
 
     def __init__(self, n: int) -> None:
