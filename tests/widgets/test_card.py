@@ -6,6 +6,7 @@ import asyncio
 import threading
 
 from acp.schema import PermissionOption, ToolCallUpdate
+from support.comm_support import RecordingComms
 
 from nbacp.widgets import card_code, shared
 from nbacp.widgets.auth_card import AuthCard
@@ -36,41 +37,60 @@ def test_a_card_is_an_instance_of_its_own_class_not_of_a_class_made_for_it() -> 
         assert card._esm == card_code.card_module()  # type: ignore[attr-defined]
 
 
-async def test_an_answered_card_in_a_transcript_leaves_its_summary_line_and_closes() -> None:
+def _updates(comms: RecordingComms, widget: object) -> list[dict[str, object]]:
+    """The state updates Python sent ``widget``'s page model."""
+    comm_id = widget.comm.comm_id  # type: ignore[attr-defined]
+    return [m.data["state"] for m in comms.sent
+            if m.comm_id == comm_id and m.msg_type == "comm_msg" and m.data.get("method") == "update"]
+
+
+def _children_updates(comms: RecordingComms) -> int:
+    return sum(1 for m in comms.sent if m.msg_type == "comm_msg" and "children" in m.data.get("state", {}))
+
+
+async def test_an_answered_card_in_a_transcript_draws_its_own_line_in_one_update(comms: RecordingComms) -> None:
     view = Transcript(prompt="go")
     card = FormCard("Name it", SCHEMA)
     view.add_card(card)
     assert card in view.shown
-    # the answer arrives on another thread (a kernel subshell): the transcript changes on its loop
-    thread = threading.Thread(target=lambda: (card.fill("x", "pipeline"), card.accept()))
+    card.fill("x", "pipeline")
+    pages, sent = _children_updates(comms), len(_updates(comms, card))
+    # the answer arrives on another thread (a kernel subshell): only the card's own model changes
+    thread = threading.Thread(target=card.accept)
     thread.start()
     thread.join()
     assert card.settled
     for _ in range(3):
         await asyncio.sleep(0)
-    assert card not in view.shown and card.comm is None
-    (line,) = [w for w in view.shown if "nbacp-answered" in w._dom_classes]
-    assert line.value == card.summary == "Accepted: X = pipeline"
+    view.flush()
+    (answered,) = _updates(comms, card)[sent:]  # one state update: the page draws the line from it
+    assert answered["phase"] == "answered" and answered["summary"] == "Accepted: X = pipeline"
+    assert answered["spec"] == {"kind": "form"} and answered["draft"] == {}
+    assert _children_updates(comms) == pages  # the transcript did not change
+    assert view.shown[-1] is card and card.comm is not None  # one model: the card, in its place
     assert card.form.fields["x"].title == "X"  # the card object stays readable
-    assert shared.is_shared(line.layout) and shared.is_shared(line.style)  # one model, not three
+    shared.close_tree([view])
+    assert card.comm is None  # it closes with the transcript
 
 
-def test_without_a_running_loop_the_line_replaces_the_card_at_once() -> None:
+def test_without_a_running_loop_an_answered_card_stays_in_its_place() -> None:
     view = Transcript(prompt="go")
     card = FormCard("Name it", SCHEMA)
     view.add_card(card)
     card.decline()
-    assert card not in view.shown
-    assert [w.value for w in view.shown if "nbacp-answered" in w._dom_classes] == ["Declined."]
+    assert view.shown[-1] is card and card.settled and card.summary == "Declined."
 
 
-async def test_a_card_answered_before_it_is_placed_goes_in_as_its_line_in_one_frame() -> None:
+async def test_a_card_answered_before_it_is_placed_goes_in_answered_in_one_frame(comms: RecordingComms) -> None:
     view = Transcript(prompt="go")
     card = FormCard("Name it", SCHEMA)
-    card.fill("x", "pipeline")
-    assert card.accept()  # a policy answered it at once (the client offers a card before placing it)
-    frames = view._frames.count  # noqa: SLF001
+    with card.hold_sync():  # as the client offers a card to a policy before placing it
+        card.fill("x", "pipeline")
+        assert card.accept()
+    frames, pages = view._frames.count, _children_updates(comms)  # noqa: SLF001
     view.add_card(card)
-    assert view._frames.count == frames + 1  # noqa: SLF001  # one page update: the line, never the card
-    assert card not in view.shown and card.comm is None
-    assert [w.value for w in view.shown if "nbacp-answered" in w._dom_classes] == ["Accepted: X = pipeline"]
+    assert view._frames.count == frames + 1  # noqa: SLF001
+    assert _children_updates(comms) == pages + 1  # one page update puts it in
+    (answered,) = _updates(comms, card)  # the edits and the answer: one update
+    assert answered["phase"] == "answered" and answered["summary"] == "Accepted: X = pipeline"
+    assert view.shown[-1] is card

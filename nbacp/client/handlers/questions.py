@@ -145,8 +145,8 @@ class Questions:
         card.on_resolve(finished)
         if reply is not None or self.max_answer_bytes is not None:
             card.response_check = (reply or Reply(self.max_answer_bytes)).check
-        # The policy first: a card it answers at once is shown as its answered line straight
-        # away (one page update, not the card's then the line's); any other card shows now.
+        # The policy first: a card it answers at once enters the page already answered (the
+        # page draws its line once, not the card and then the line); any other card shows now.
         self._offer(card)
         if surface is not None:
             surface.add_card(card)

@@ -50,20 +50,11 @@ class Block:
 
 
 class CardBlock(Block):
-    """An interactive card placed by the client; it renders itself until it is answered, then
-    its place holds its summary as one line of text (docs/notebooks.md, 'What a card costs')."""
+    """A widget placed as it is: an interactive card, which draws its own summary line once
+    answered (one model, one state update: docs/cards.md, 'State keys'), or a fixed widget."""
 
     def __init__(self, card: widgets.Widget) -> None:
         self.widget = card
-        self.card: widgets.Widget | None = card
-
-    def answered(self, summary: str) -> widgets.Widget | None:
-        """Put the summary line in the card's place; returns the card (for the caller to close
-        once the page has the line), or None if it was replaced already."""
-        card, self.card = self.card, None
-        if card is not None:
-            self.widget = text_label(summary, "nbacp-answered")
-        return card
 
     def render(self) -> None:
         return None
