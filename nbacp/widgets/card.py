@@ -63,7 +63,17 @@ class Card(QuickState, anywidget.AnyWidget, Generic[T]):
     phase = traitlets.Unicode(OPEN).tag(sync=True)
     summary = traitlets.Unicode("").tag(sync=True)
 
-    def __init__(self, spec: Mapping[str, Any], draft: Mapping[str, Any] | None = None, **kwargs: Any) -> None:
+    _unopened = False  # made with opened=False and its page model not opened yet
+
+    def __init__(
+        self, spec: Mapping[str, Any], draft: Mapping[str, Any] | None = None, *, opened: bool = True, **kwargs: Any
+    ) -> None:
+        """``opened=False``: the card is made without its page model, which ``open_model()`` (or
+        anything that needs the model's id: a page it is placed in, ``display``) opens later,
+        with the state the card has by then. The client offers a card to the answer policy
+        before it opens it, so a card answered at once reaches the page once, already answered:
+        its summary in the model's first message, not the whole spec and then an update."""
+        self._unopened = not opened  # read by open(), which ipywidgets' __init__ calls
         kernel.ensure_comm_status()  # a cell awaiting a card sees busy/idle for its messages (docs/kernels.md)
         kernel.ensure_stream_replies()  # or ipykernel 7.0-7.3 can leave a request unread
         if "code" not in kwargs and self._esm == card_code.CARD_STUB:
@@ -83,6 +93,28 @@ class Card(QuickState, anywidget.AnyWidget, Generic[T]):
         # Set by the client: why a response cannot be sent (e.g. over the websocket's size limit), or None.
         self.response_check: Callable[[T], str | None] | None = None
         self.on_msg(self._on_front_end)
+
+    # -- the page model ----------------------------------------------------------------
+    def open(self) -> None:
+        """ipywidgets' comm open (run by its ``__init__``); held back for a card made with ``opened=False``."""
+        if not self._unopened:
+            super().open()
+
+    def open_model(self) -> None:
+        """Open the page model of a card made with ``opened=False`` (else nothing to do)."""
+        if self._unopened:
+            self._unopened = False
+            super().open()
+
+    @property
+    def model_id(self) -> str:
+        """The page model's id; asking for it opens the model of a card made with ``opened=False``."""
+        self.open_model()
+        return str(super().model_id)
+
+    def close(self) -> None:
+        self._unopened = False  # a closed card never opens again
+        super().close()
 
     def add_traits(self, **traits: Any) -> None:
         """Set traits this class already declares; add (with a new class) only unknown ones."""

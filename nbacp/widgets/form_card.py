@@ -48,11 +48,12 @@ class FormCard(Card[ElicitationResponse]):
     """The person's view of one form elicitation; ``await view`` gives the acp response.
 
     ``requested_schema``: the elicitation's JSON Schema (a dict or the SDK's model), or a
-    ``nbacp.form.Form`` already parsed from it (``meta`` is then ignored).
+    ``nbacp.form.Form`` already parsed from it (``meta`` is then ignored). ``opened``: see ``Card``.
     """
 
     def __init__(
-        self, message: str, requested_schema: Any, *, agent: str | None = None, meta: dict[str, Any] | None = None
+        self, message: str, requested_schema: Any, *, agent: str | None = None, meta: dict[str, Any] | None = None,
+        opened: bool = True,
     ) -> None:
         # a Form: the client parsed the request's schema already (once per request)
         form = requested_schema if isinstance(requested_schema, Form) else Form.from_schema(requested_schema, meta)
@@ -82,7 +83,7 @@ class FormCard(Card[ElicitationResponse]):
         if form.deadline_ms is not None:  # counted down on the page (docs/agents.md, 'Secret questions and deadlines')
             spec["deadline_at"] = int(time.time() * 1000) + form.deadline_ms
             notes.append(countdown_text(form.deadline_ms / 1000))
-        super().__init__(spec, self._page.draft(starting_draft(form)), _dom_classes=("nbacp-form",))
+        super().__init__(spec, self._page.draft(starting_draft(form)), opened=opened, _dom_classes=("nbacp-form",))
         self.observe(self._on_draft, names="draft")
 
     @property

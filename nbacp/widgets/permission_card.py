@@ -62,9 +62,12 @@ class PermissionCard(Card[RequestPermissionResponse]):
         options: Sequence[PermissionOption],
         *,
         agent: str | None = None,
+        opened: bool = True,
     ) -> None:
+        """``opened``: see ``Card``."""
         self._ids = PageText()  # option ids as the page holds them, and back
-        super().__init__(card_spec(tool_call, options, agent, self._ids), _dom_classes=("nbacp-permission-card",))
+        super().__init__(card_spec(tool_call, options, agent, self._ids), opened=opened,
+                         _dom_classes=("nbacp-permission-card",))
         self.tool_call = tool_call
         self.options = list(options)
         self.agent = agent

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 
+import pytest
 from acp.schema import PermissionOption, ToolCallUpdate
 from support.comm_support import RecordingComms
 
@@ -81,16 +82,41 @@ def test_without_a_running_loop_an_answered_card_stays_in_its_place() -> None:
     assert view.shown[-1] is card and card.settled and card.summary == "Declined."
 
 
-async def test_a_card_answered_before_it_is_placed_goes_in_answered_in_one_frame(comms: RecordingComms) -> None:
+async def test_a_card_answered_before_it_opens_reaches_the_page_once_with_the_next_frame(comms: RecordingComms) -> None:
     view = Transcript(prompt="go")
-    card = FormCard("Name it", SCHEMA)
-    with card.hold_sync():  # as the client offers a card to a policy before placing it
+    card = FormCard("Name it", SCHEMA, opened=False)  # as the client makes it, to offer it to a policy first
+    assert card.comm is None
+    with card.hold_sync():
         card.fill("x", "pipeline")
         assert card.accept()
-    frames, pages = view._frames.count, _children_updates(comms)  # noqa: SLF001
+    card.open_model()
+    (opened,) = [m.data["state"] for m in comms.sent if m.comm_id == card.comm.comm_id and m.msg_type == "comm_open"]
+    assert opened["phase"] == "answered" and opened["spec"] == {"kind": "form"}
+    assert opened["summary"] == "Accepted: X = pipeline"
+    assert _updates(comms, card) == []  # the answer went with the model's first message
+    pages, framed, flush = _children_updates(comms), asyncio.Event(), view.flush
+
+    def frame() -> None:
+        flush()
+        framed.set()
+
+    view.flush = frame  # type: ignore[method-assign]  # the frames run the instance's flush
     view.add_card(card)
-    assert view._frames.count == frames + 1  # noqa: SLF001
-    assert _children_updates(comms) == pages + 1  # one page update puts it in
-    (answered,) = _updates(comms, card)  # the edits and the answer: one update
-    assert answered["phase"] == "answered" and answered["summary"] == "Accepted: X = pipeline"
-    assert view.shown[-1] is card
+    assert _children_updates(comms) == pages  # nobody waits for an answered card: it goes with the next frame
+    async with asyncio.timeout(5):
+        await framed.wait()
+    assert _children_updates(comms) == pages + 1 and view.shown[-1] is card
+
+
+def test_a_card_made_unopened_opens_when_first_shown_and_never_once_closed(comms: RecordingComms) -> None:
+    card = FormCard("Name it", SCHEMA, opened=False)
+    assert card.comm is None
+    view = Transcript(prompt="go")
+    view.add_card(card)  # an open card is placed at once: the page needs its id, which opens it
+    assert card.comm is not None and view.shown[-1] is card
+    assert [m.msg_type for m in comms.sent if m.comm_id == card.comm.comm_id] == ["comm_open"]
+    closed = FormCard("Name it", SCHEMA, opened=False)
+    closed.close()
+    with pytest.raises(AttributeError):
+        closed.model_id  # noqa: B018
+    assert closed.comm is None

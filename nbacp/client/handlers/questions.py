@@ -67,7 +67,7 @@ class Questions:
                 form = Form.from_schema(request_schema() or mode.requested_schema, request_meta())
             except InvalidSchemaError as exc:
                 raise RequestError.invalid_params({"details": str(exc)}) from None
-            card: Card[Any] = widgets.FormCard(message, form, agent=self.agent_name)
+            card: Card[Any] = widgets.FormCard(message, form, agent=self.agent_name, opened=False)
             return await self._reply(session_id, card, "question", message, surface=where)
         if isinstance(mode, ElicitationUrlSessionMode | ElicitationUrlRequestMode):
             elicitation_id = mode.elicitation_id
@@ -87,7 +87,7 @@ class Questions:
 
     async def request_permission(self, session_id: str, tool_call: ToolCallUpdate,
                                  options: list[PermissionOption]) -> dict[str, Any]:
-        card = widgets.PermissionCard(tool_call, options, agent=self.agent_name)
+        card = widgets.PermissionCard(tool_call, options, agent=self.agent_name, opened=False)
         title = tool_call.title or tool_call.tool_call_id
         return await self._reply(session_id, card, "permission", title)
 
@@ -145,9 +145,10 @@ class Questions:
         card.on_resolve(finished)
         if reply is not None or self.max_answer_bytes is not None:
             card.response_check = (reply or Reply(self.max_answer_bytes)).check
-        # The policy first: a card it answers at once enters the page already answered (the
-        # page draws its line once, not the card and then the line); any other card shows now.
+        # The policy first, then the page model (a card made with opened=False): a card answered
+        # at once reaches the page once, already its summary line; any other card shows now.
         self._offer(card)
+        card.open_model()
         if surface is not None:
             surface.add_card(card)
         try:

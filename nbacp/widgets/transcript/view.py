@@ -136,13 +136,17 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._frames.schedule()
 
     def add_card(self, card: widgets.Widget) -> None:
-        """Place an interactive card after everything received so far (now: a person may be
-        waiting for it). It keeps its place: once answered it draws its own summary line (one
-        state update of its own model; docs/cards.md, 'State keys'), and it closes with the
-        transcript (docs/notebooks.md, 'What a card costs')."""
+        """Place an interactive card after everything received so far: now, since a person may
+        be waiting for it; a card already answered (by a policy) in the next frame, as any other
+        block. It keeps its place: once answered it draws its own summary line (one state update
+        of its own model; docs/cards.md, 'State keys'), and it closes with the transcript
+        (docs/notebooks.md, 'What a card costs')."""
         self._dispatch.close_message()
         self._frames.append(CardBlock(card))
-        self.flush()
+        if getattr(card, "settled", False) is True:
+            self._frames.schedule()
+        else:
+            self.flush()
 
     def note_answers(self, answers: list[CardAnswer]) -> None:
         """An answered card's typed answers, for ``result.answers`` and the record (docs/record.md, 'Answers')."""
