@@ -92,7 +92,6 @@ class Card(QuickState, anywidget.AnyWidget, Generic[T]):
         self._on_settle: list[Callable[[str], None]] = []
         # Set by the client: why a response cannot be sent (e.g. over the websocket's size limit), or None.
         self.response_check: Callable[[T], str | None] | None = None
-        self.on_msg(self._on_front_end)
 
     # -- the page model ----------------------------------------------------------------
     def open(self) -> None:
@@ -120,7 +119,7 @@ class Card(QuickState, anywidget.AnyWidget, Generic[T]):
         """Set traits this class already declares; add (with a new class) only unknown ones."""
         new = {name: trait for name, trait in traits.items() if not self.has_trait(name)}
         for name, trait in traits.items():
-            if name not in new:
+            if name not in new and getattr(self, name) != trait.default_value:
                 self.set_trait(name, trait.default_value)
         if new:
             super().add_traits(**new)
@@ -173,6 +172,12 @@ class Card(QuickState, anywidget.AnyWidget, Generic[T]):
         return f"Stopped from the notebook: {done}."
 
     # -- actions: a click's message and a Python call run the same handler -------------
+    def _handle_custom_msg(self, content: Any, buffers: Any) -> None:
+        """ipywidgets' hook for a custom message: the card's own handler first (a method, not an
+        ``on_msg`` callback: no dispatcher and callback list kept per card), then any ``on_msg``."""
+        self._on_front_end(self, content, buffers)
+        super()._handle_custom_msg(content, buffers)
+
     def _on_front_end(self, _widget: Any, content: Any, _buffers: Any) -> None:
         """A custom message from the page: ``{"event", "seq", "draft"?, ...}`` (docs/cards.md)."""
         if not isinstance(content, dict):
@@ -212,6 +217,7 @@ class Card(QuickState, anywidget.AnyWidget, Generic[T]):
                 self.errors = {"": [visible_controls(f"Not sent: {problem}")]}
                 return False
             self._resolved = True
+            self.response_check = None  # nothing more to check (and the client's Reply is let go)
             self._response = self._kept(response)
             waiters, self._waiters = self._waiters, _NONE
             if not waiters:  # answered before anyone awaited (a synchronous policy): the first await gets it

@@ -36,6 +36,7 @@ from nbacp.widgets.text import visible_controls
 ElicitationResponse = AcceptElicitationResponse | DeclineElicitationResponse | CancelElicitationResponse
 
 SUMMARY_VALUE_CHARS = 80
+_ANSWERED_PAGE = FormPage()  # an answered card's: never written (every edit and accept is refused first)
 
 ACTIONS = (
     {"event": "accept", "label": "Accept", "style": "primary", "draft": True, "default": True},
@@ -93,7 +94,9 @@ class FormCard(Card[ElicitationResponse]):
 
     # -- the draft --------------------------------------------------------------------
     def _full_draft(self) -> dict[str, Any]:
-        """The draft as the page would send it (page names), secrets included."""
+        """The draft as the page would send it (page names), secrets included; {} once answered."""
+        if self.done:
+            return {}
         return {**self.draft, **{self._page.name(name): value for name, value in self._secrets.items()}}
 
     @property
@@ -222,8 +225,12 @@ class FormCard(Card[ElicitationResponse]):
         return response
 
     def _release(self) -> None:
+        """Also the page's names and values and the live-errors observer: an answered card keeps
+        its form, its response and its summary only (it may stay shown for the rest of the turn)."""
         super()._release()
         self._secrets = {}
+        self._page = _ANSWERED_PAGE
+        self.unobserve(self._on_draft, names="draft")
 
     def recorded_answers(self, kind: str, question: str) -> list[CardAnswer]:
         """One answer per question when accepted, each with its own title; else one for the form."""
