@@ -85,7 +85,6 @@ class FormCard(Card[ElicitationResponse]):
             spec["deadline_at"] = int(time.time() * 1000) + form.deadline_ms
             notes.append(countdown_text(form.deadline_ms / 1000))
         super().__init__(spec, self._page.draft(starting_draft(form)), opened=opened, _dom_classes=("nbacp-form",))
-        self.observe(self._on_draft, names="draft")
 
     @property
     def form(self) -> Form:
@@ -201,6 +200,9 @@ class FormCard(Card[ElicitationResponse]):
         values, errors = self._check(draft)
         if errors:
             self.errors = errors  # each message beside its field; the page focuses the first one
+            if not self._live_errors:  # from now on they follow the draft (most cards never get here)
+                self._live_errors = True
+                self.observe(self._on_draft, names="draft")
             return False
         content = self.form.content(values)
         self.errors = {}
@@ -209,6 +211,7 @@ class FormCard(Card[ElicitationResponse]):
         return self._resolve(AcceptElicitationResponse(action="accept", content=content), summary)
 
     _typed: list[tuple[str, Any, str | None, str]] | None = None
+    _live_errors = False  # the draft observer is on (after a refused accept)
 
     def _cancel_response(self) -> ElicitationResponse:
         return CancelElicitationResponse(action="cancel")
@@ -230,7 +233,8 @@ class FormCard(Card[ElicitationResponse]):
         super()._release()
         self._secrets = {}
         self._page = _ANSWERED_PAGE
-        self.unobserve(self._on_draft, names="draft")
+        if self._live_errors:
+            self.unobserve(self._on_draft, names="draft")
 
     def recorded_answers(self, kind: str, question: str) -> list[CardAnswer]:
         """One answer per question when accepted, each with its own title; else one for the form."""
