@@ -70,16 +70,18 @@ export function clock(ms) {
 function mount(model, el) {
   const spec = readSpec(model);
   const base = uid();
+  const phase = () => model.get("phase") || "open";
+  // "open": answerable; "sent": answered but still reporting (a URL card waiting for the agent's
+  // completion keeps its body and its own actions, Retry / Cancel); "answered": the summary only,
+  // drawn as one line of text (no frame), so a transcript keeps the card in its place.
+  const live = () => phase() === "open" || phase() === "sent";
+  const kindClass = `nbacp-kind-${String(spec.kind || "none").replace(/[^a-z]/g, "")}`;
   const root = h("div", {
-    class: `nbacp-card nbacp-kind-${String(spec.kind || "none").replace(/[^a-z]/g, "")}`,
+    class: live() ? `nbacp-card ${kindClass}` : `nbacp-card ${kindClass} nbacp-answered`,
     // JupyterLab: keep notebook command-mode shortcuts (a, b, d d, arrows, Enter) out of the card.
     "data-lm-suppress-shortcuts": "true",
   });
   el.replaceChildren(root);
-  const phase = () => model.get("phase") || "open";
-  // "open": answerable; "sent": answered but still reporting (a URL card waiting for the agent's
-  // completion keeps its body and its own actions, Retry / Cancel); "answered": the summary only.
-  const live = () => phase() === "open" || phase() === "sent";
   if (!live()) {
     root.append(h("div", { class: "nbacp-summary", role: "status", text: model.get("summary") || "" }));
     root.dataset.ready = "true";

@@ -188,14 +188,21 @@ describe("frozen while an answer is on its way", () => {
     expect(c.errors()).toEqual(["Too short."]);
   });
 
-  test("an answered card shows only its summary", () => {
+  test("an answered card shows only its summary, as a line", () => {
     const c = mountCard(makeSpec());
+    expect(c.el.querySelector(".nbacp-card").classList.contains("nbacp-answered")).toBe(false);
     c.row("Alpha").click();
     c.model.fromPython("summary", "Accepted: Alpha");
     c.model.fromPython("phase", "answered");
     expect(c.rows()).toEqual([]);
     expect(c.el.querySelector(".nbacp-summary").textContent).toBe("Accepted: Alpha");
     expect(c.el.querySelectorAll("button").length).toBe(0);
+    // the card draws its own answered line (a transcript keeps it in its place): two elements
+    const root = c.el.querySelector(".nbacp-card");
+    expect(root.classList.contains("nbacp-answered")).toBe(true);
+    expect(c.el.querySelectorAll("*").length).toBe(2);
+    c.model.fromPython("summary", "Accepted: Beta");
+    expect(c.el.querySelector(".nbacp-summary").textContent).toBe("Accepted: Beta");
   });
 });
 

@@ -29,6 +29,7 @@ import traitlets
 from nbacp import kernel
 from nbacp.form.card_answer import ACTIONS, CardAnswer
 from nbacp.widgets import card_code, shared
+from nbacp.widgets.quick_state import QuickState
 from nbacp.widgets.text import visible_controls
 
 T = TypeVar("T")
@@ -38,7 +39,7 @@ OPEN, SENT, ANSWERED = "open", "sent", "answered"
 """``phase``: answerable; answered but still reporting (a URL card waits for completion); done."""
 
 
-class Card(anywidget.AnyWidget, Generic[T]):
+class Card(QuickState, anywidget.AnyWidget, Generic[T]):
     """One card, one model. Subclasses give ``spec`` and a starting ``draft`` and implement
     ``_action(event, content)`` (answer through ``_resolve``) and ``_cancel_response()``.
 
@@ -62,7 +63,17 @@ class Card(anywidget.AnyWidget, Generic[T]):
     phase = traitlets.Unicode(OPEN).tag(sync=True)
     summary = traitlets.Unicode("").tag(sync=True)
 
-    def __init__(self, spec: Mapping[str, Any], draft: Mapping[str, Any] | None = None, **kwargs: Any) -> None:
+    _unopened = False  # made with opened=False and its page model not opened yet
+
+    def __init__(
+        self, spec: Mapping[str, Any], draft: Mapping[str, Any] | None = None, *, opened: bool = True, **kwargs: Any
+    ) -> None:
+        """``opened=False``: the card is made without its page model, which ``open_model()`` (or
+        anything that needs the model's id: a page it is placed in, ``display``) opens later,
+        with the state the card has by then. The client offers a card to the answer policy
+        before it opens it, so a card answered at once reaches the page once, already answered:
+        its summary in the model's first message, not the whole spec and then an update."""
+        self._unopened = not opened  # read by open(), which ipywidgets' __init__ calls
         kernel.ensure_comm_status()  # a cell awaiting a card sees busy/idle for its messages (docs/kernels.md)
         kernel.ensure_stream_replies()  # or ipykernel 7.0-7.3 can leave a request unread
         if "code" not in kwargs and self._esm == card_code.CARD_STUB:
@@ -81,13 +92,34 @@ class Card(anywidget.AnyWidget, Generic[T]):
         self._on_settle: list[Callable[[str], None]] = []
         # Set by the client: why a response cannot be sent (e.g. over the websocket's size limit), or None.
         self.response_check: Callable[[T], str | None] | None = None
-        self.on_msg(self._on_front_end)
+
+    # -- the page model ----------------------------------------------------------------
+    def open(self) -> None:
+        """ipywidgets' comm open (run by its ``__init__``); held back for a card made with ``opened=False``."""
+        if not self._unopened:
+            super().open()
+
+    def open_model(self) -> None:
+        """Open the page model of a card made with ``opened=False`` (else nothing to do)."""
+        if self._unopened:
+            self._unopened = False
+            super().open()
+
+    @property
+    def model_id(self) -> str:
+        """The page model's id; asking for it opens the model of a card made with ``opened=False``."""
+        self.open_model()
+        return str(super().model_id)
+
+    def close(self) -> None:
+        self._unopened = False  # a closed card never opens again
+        super().close()
 
     def add_traits(self, **traits: Any) -> None:
         """Set traits this class already declares; add (with a new class) only unknown ones."""
         new = {name: trait for name, trait in traits.items() if not self.has_trait(name)}
         for name, trait in traits.items():
-            if name not in new:
+            if name not in new and getattr(self, name) != trait.default_value:
                 self.set_trait(name, trait.default_value)
         if new:
             super().add_traits(**new)
@@ -140,6 +172,12 @@ class Card(anywidget.AnyWidget, Generic[T]):
         return f"Stopped from the notebook: {done}."
 
     # -- actions: a click's message and a Python call run the same handler -------------
+    def _handle_custom_msg(self, content: Any, buffers: Any) -> None:
+        """ipywidgets' hook for a custom message: the card's own handler first (a method, not an
+        ``on_msg`` callback: no dispatcher and callback list kept per card), then any ``on_msg``."""
+        self._on_front_end(self, content, buffers)
+        super()._handle_custom_msg(content, buffers)
+
     def _on_front_end(self, _widget: Any, content: Any, _buffers: Any) -> None:
         """A custom message from the page: ``{"event", "seq", "draft"?, ...}`` (docs/cards.md)."""
         if not isinstance(content, dict):
@@ -179,6 +217,7 @@ class Card(anywidget.AnyWidget, Generic[T]):
                 self.errors = {"": [visible_controls(f"Not sent: {problem}")]}
                 return False
             self._resolved = True
+            self.response_check = None  # nothing more to check (and the client's Reply is let go)
             self._response = self._kept(response)
             waiters, self._waiters = self._waiters, _NONE
             if not waiters:  # answered before anyone awaited (a synchronous policy): the first await gets it

@@ -36,6 +36,7 @@ from nbacp.widgets.text import visible_controls
 ElicitationResponse = AcceptElicitationResponse | DeclineElicitationResponse | CancelElicitationResponse
 
 SUMMARY_VALUE_CHARS = 80
+_ANSWERED_PAGE = FormPage()  # an answered card's: never written (every edit and accept is refused first)
 
 ACTIONS = (
     {"event": "accept", "label": "Accept", "style": "primary", "draft": True, "default": True},
@@ -48,11 +49,12 @@ class FormCard(Card[ElicitationResponse]):
     """The person's view of one form elicitation; ``await view`` gives the acp response.
 
     ``requested_schema``: the elicitation's JSON Schema (a dict or the SDK's model), or a
-    ``nbacp.form.Form`` already parsed from it (``meta`` is then ignored).
+    ``nbacp.form.Form`` already parsed from it (``meta`` is then ignored). ``opened``: see ``Card``.
     """
 
     def __init__(
-        self, message: str, requested_schema: Any, *, agent: str | None = None, meta: dict[str, Any] | None = None
+        self, message: str, requested_schema: Any, *, agent: str | None = None, meta: dict[str, Any] | None = None,
+        opened: bool = True,
     ) -> None:
         # a Form: the client parsed the request's schema already (once per request)
         form = requested_schema if isinstance(requested_schema, Form) else Form.from_schema(requested_schema, meta)
@@ -82,8 +84,7 @@ class FormCard(Card[ElicitationResponse]):
         if form.deadline_ms is not None:  # counted down on the page (docs/agents.md, 'Secret questions and deadlines')
             spec["deadline_at"] = int(time.time() * 1000) + form.deadline_ms
             notes.append(countdown_text(form.deadline_ms / 1000))
-        super().__init__(spec, self._page.draft(starting_draft(form)), _dom_classes=("nbacp-form",))
-        self.observe(self._on_draft, names="draft")
+        super().__init__(spec, self._page.draft(starting_draft(form)), opened=opened, _dom_classes=("nbacp-form",))
 
     @property
     def form(self) -> Form:
@@ -92,7 +93,9 @@ class FormCard(Card[ElicitationResponse]):
 
     # -- the draft --------------------------------------------------------------------
     def _full_draft(self) -> dict[str, Any]:
-        """The draft as the page would send it (page names), secrets included."""
+        """The draft as the page would send it (page names), secrets included; {} once answered."""
+        if self.done:
+            return {}
         return {**self.draft, **{self._page.name(name): value for name, value in self._secrets.items()}}
 
     @property
@@ -197,6 +200,9 @@ class FormCard(Card[ElicitationResponse]):
         values, errors = self._check(draft)
         if errors:
             self.errors = errors  # each message beside its field; the page focuses the first one
+            if not self._live_errors:  # from now on they follow the draft (most cards never get here)
+                self._live_errors = True
+                self.observe(self._on_draft, names="draft")
             return False
         content = self.form.content(values)
         self.errors = {}
@@ -205,6 +211,7 @@ class FormCard(Card[ElicitationResponse]):
         return self._resolve(AcceptElicitationResponse(action="accept", content=content), summary)
 
     _typed: list[tuple[str, Any, str | None, str]] | None = None
+    _live_errors = False  # the draft observer is on (after a refused accept)
 
     def _cancel_response(self) -> ElicitationResponse:
         return CancelElicitationResponse(action="cancel")
@@ -221,8 +228,13 @@ class FormCard(Card[ElicitationResponse]):
         return response
 
     def _release(self) -> None:
+        """Also the page's names and values and the live-errors observer: an answered card keeps
+        its form, its response and its summary only (it may stay shown for the rest of the turn)."""
         super()._release()
         self._secrets = {}
+        self._page = _ANSWERED_PAGE
+        if self._live_errors:
+            self.unobserve(self._on_draft, names="draft")
 
     def recorded_answers(self, kind: str, question: str) -> list[CardAnswer]:
         """One answer per question when accepted, each with its own title; else one for the form."""

@@ -67,10 +67,12 @@ class PermissionCard(Card[RequestPermissionResponse]):
         *,
         agent: str | None = None,
         warning: str = "",
+        opened: bool = True,
     ) -> None:
-        """``warning``: a line the card shows above its options (the client's, never the agent's)."""
+        """``warning``: a line the card shows above its options (the client's, never the agent's);
+        ``opened``: see ``Card``."""
         self._ids = PageText()  # option ids as the page holds them, and back
-        super().__init__(card_spec(tool_call, options, agent, self._ids, warning),
+        super().__init__(card_spec(tool_call, options, agent, self._ids, warning), opened=opened,
                          _dom_classes=("nbacp-permission-card",))
         self.tool_call = tool_call
         self.options = list(options)

@@ -108,10 +108,9 @@ async def test_prompt_auth_required_puts_the_card_in_the_turn() -> None:
         ("auth", "Authenticating with: Sign in with ChatGPT")
     ]
     shown = list(walk(session.turn.transcript)) if session.turn else []
-    # answered: the card's place holds its summary line, the card's model is closed (docs/notebooks.md)
-    assert not [w for w in shown if isinstance(w, AuthCard)]
-    lines = [w.value for w in shown if "nbacp-answered" in getattr(w, "_dom_classes", ())]
-    assert lines == ["Authenticating with: Sign in with ChatGPT"]
+    # answered: the card keeps its place and draws its summary line (docs/cards.md, 'State keys')
+    lines = [(w.phase, w.summary) for w in shown if isinstance(w, AuthCard)]
+    assert lines == [("answered", "Authenticating with: Sign in with ChatGPT")]
 
 
 async def test_refusing_to_authenticate_fails_with_the_agents_message() -> None:

@@ -42,6 +42,30 @@ def expected_content(value: str) -> dict[str, str]:
     return {f"pick {value}": value, "kept": value}
 
 
+TWINS = ("opt \udfff", "opt \udffe")
+"""Two originals that differ only by a lone surrogate: both clean to ``"opt \ufffd"``."""
+
+
+def twins_schema() -> dict[str, Any]:
+    """Two fields named by the twins, each offering both (the odd one: the second twin)."""
+    first, second = TWINS
+    options = [{"const": first, "title": "First"}, {"const": second, "title": "The odd one"}]
+    return {
+        "type": "object",
+        "properties": {
+            f"pick {first}": {"type": "string", "title": "Pick", "oneOf": options},
+            f"pick {second}": {"type": "string", "enum": list(TWINS), "default": first},
+        },
+        "required": [f"pick {first}"],
+    }
+
+
+def twins_content() -> dict[str, str]:
+    """What the agent must get back: each twin exactly, under its own name."""
+    first, second = TWINS
+    return {f"pick {first}": second, f"pick {second}": first}
+
+
 def answer(card: Any) -> None:
     """The person's answer: the odd option of the first field, the default of the second."""
     first = next(iter(card.form.fields))
@@ -52,7 +76,8 @@ def answer(card: Any) -> None:
 
 class DirtyValuesAgent:
     def __init__(self, kind: str) -> None:
-        self.value = VALUES[kind]
+        """``kind``: a key of ``VALUES``, or ``"twins"`` (``twins_schema``)."""
+        self.schema = twins_schema() if kind == "twins" else dirty_schema(VALUES[kind])
         self.conn: Any = None
         self.replies: list[Any] = []
 
@@ -72,9 +97,8 @@ class DirtyValuesAgent:
         # Raw dicts through the SDK's JSON-RPC connection: pydantic would refuse to serialise a lone
         # surrogate, a hostile agent writing its own JSON would not.
         rpc = self.conn._conn
-        schema = dirty_schema(self.value)
         reply = await rpc.send_request("elicitation/create", {
-            "mode": "form", "sessionId": session_id, "message": "Pick one", "requestedSchema": schema})
+            "mode": "form", "sessionId": session_id, "message": "Pick one", "requestedSchema": self.schema})
         self.replies.append(reply)
         said = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": json.dumps(reply)}}
         await rpc.send_notification("session/update", {"sessionId": session_id, "update": said})

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import threading
 
+import pytest
 from acp.schema import PermissionOption, ToolCallUpdate
+from support.comm_support import RecordingComms
 
 from nbacp.widgets import card_code, shared
 from nbacp.widgets.auth_card import AuthCard
@@ -36,29 +38,85 @@ def test_a_card_is_an_instance_of_its_own_class_not_of_a_class_made_for_it() -> 
         assert card._esm == card_code.card_module()  # type: ignore[attr-defined]
 
 
-async def test_an_answered_card_in_a_transcript_leaves_its_summary_line_and_closes() -> None:
+def _updates(comms: RecordingComms, widget: object) -> list[dict[str, object]]:
+    """The state updates Python sent ``widget``'s page model."""
+    comm_id = widget.comm.comm_id  # type: ignore[attr-defined]
+    return [m.data["state"] for m in comms.sent
+            if m.comm_id == comm_id and m.msg_type == "comm_msg" and m.data.get("method") == "update"]
+
+
+def _children_updates(comms: RecordingComms) -> int:
+    return sum(1 for m in comms.sent if m.msg_type == "comm_msg" and "children" in m.data.get("state", {}))
+
+
+async def test_an_answered_card_in_a_transcript_draws_its_own_line_in_one_update(comms: RecordingComms) -> None:
     view = Transcript(prompt="go")
     card = FormCard("Name it", SCHEMA)
     view.add_card(card)
     assert card in view.shown
-    # the answer arrives on another thread (a kernel subshell): the transcript changes on its loop
-    thread = threading.Thread(target=lambda: (card.fill("x", "pipeline"), card.accept()))
+    card.fill("x", "pipeline")
+    pages, sent = _children_updates(comms), len(_updates(comms, card))
+    # the answer arrives on another thread (a kernel subshell): only the card's own model changes
+    thread = threading.Thread(target=card.accept)
     thread.start()
     thread.join()
     assert card.settled
     for _ in range(3):
         await asyncio.sleep(0)
-    assert card not in view.shown and card.comm is None
-    (line,) = [w for w in view.shown if "nbacp-answered" in w._dom_classes]
-    assert line.value == card.summary == "Accepted: X = pipeline"
+    view.flush()
+    (answered,) = _updates(comms, card)[sent:]  # one state update: the page draws the line from it
+    assert answered["phase"] == "answered" and answered["summary"] == "Accepted: X = pipeline"
+    assert answered["spec"] == {"kind": "form"} and answered["draft"] == {}
+    assert _children_updates(comms) == pages  # the transcript did not change
+    assert view.shown[-1] is card and card.comm is not None  # one model: the card, in its place
     assert card.form.fields["x"].title == "X"  # the card object stays readable
-    assert shared.is_shared(line.layout) and shared.is_shared(line.style)  # one model, not three
+    shared.close_tree([view])
+    assert card.comm is None  # it closes with the transcript
 
 
-def test_without_a_running_loop_the_line_replaces_the_card_at_once() -> None:
+def test_without_a_running_loop_an_answered_card_stays_in_its_place() -> None:
     view = Transcript(prompt="go")
     card = FormCard("Name it", SCHEMA)
     view.add_card(card)
     card.decline()
-    assert card not in view.shown
-    assert [w.value for w in view.shown if "nbacp-answered" in w._dom_classes] == ["Declined."]
+    assert view.shown[-1] is card and card.settled and card.summary == "Declined."
+
+
+async def test_a_card_answered_before_it_opens_reaches_the_page_once_with_the_next_frame(comms: RecordingComms) -> None:
+    view = Transcript(prompt="go")
+    card = FormCard("Name it", SCHEMA, opened=False)  # as the client makes it, to offer it to a policy first
+    assert card.comm is None
+    with card.hold_sync():
+        card.fill("x", "pipeline")
+        assert card.accept()
+    card.open_model()
+    (opened,) = [m.data["state"] for m in comms.sent if m.comm_id == card.comm.comm_id and m.msg_type == "comm_open"]
+    assert opened["phase"] == "answered" and opened["spec"] == {"kind": "form"}
+    assert opened["summary"] == "Accepted: X = pipeline"
+    assert _updates(comms, card) == []  # the answer went with the model's first message
+    pages, framed, flush = _children_updates(comms), asyncio.Event(), view.flush
+
+    def frame() -> None:
+        flush()
+        framed.set()
+
+    view.flush = frame  # type: ignore[method-assign]  # the frames run the instance's flush
+    view.add_card(card)
+    assert _children_updates(comms) == pages  # nobody waits for an answered card: it goes with the next frame
+    async with asyncio.timeout(5):
+        await framed.wait()
+    assert _children_updates(comms) == pages + 1 and view.shown[-1] is card
+
+
+def test_a_card_made_unopened_opens_when_first_shown_and_never_once_closed(comms: RecordingComms) -> None:
+    card = FormCard("Name it", SCHEMA, opened=False)
+    assert card.comm is None
+    view = Transcript(prompt="go")
+    view.add_card(card)  # an open card is placed at once: the page needs its id, which opens it
+    assert card.comm is not None and view.shown[-1] is card
+    assert [m.msg_type for m in comms.sent if m.comm_id == card.comm.comm_id] == ["comm_open"]
+    closed = FormCard("Name it", SCHEMA, opened=False)
+    closed.close()
+    with pytest.raises(AttributeError):
+        closed.model_id  # noqa: B018
+    assert closed.comm is None

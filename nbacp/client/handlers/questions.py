@@ -74,7 +74,7 @@ class Questions:
                 form = Form.from_schema(request_schema() or mode.requested_schema, request_meta())
             except InvalidSchemaError as exc:
                 raise RequestError.invalid_params({"details": str(exc)}) from None
-            card: Card[Any] = widgets.FormCard(message, form, agent=self._who(session_id))
+            card: Card[Any] = widgets.FormCard(message, form, agent=self._who(session_id), opened=False)
             return await self._reply(session_id, card, "question", message, surface=where)
         if isinstance(mode, ElicitationUrlSessionMode | ElicitationUrlRequestMode):
             elicitation_id = mode.elicitation_id
@@ -100,7 +100,7 @@ class Questions:
                                  options: list[PermissionOption]) -> dict[str, Any]:
         tool_call = sdk_compat.with_tool_name(tool_call, raw_tap.current_tool_name())
         card = widgets.PermissionCard(tool_call, options, agent=self._who(session_id),
-                                      warning=await self._notebook_warning(session_id, tool_call))
+                                      warning=await self._notebook_warning(session_id, tool_call), opened=False)
         title = tool_call.title or sdk_compat.tool_name(tool_call) or tool_call.tool_call_id
         return await self._reply(session_id, card, "permission", title)
 
@@ -171,11 +171,14 @@ class Questions:
         card.on_resolve(finished)
         if reply is not None or self.max_answer_bytes is not None:
             card.response_check = (reply or Reply(self.max_answer_bytes)).check
+        # The policy first, then the page model (a card made with opened=False): a card answered
+        # at once reaches the page once, already its summary line; any other card shows now.
+        self._offer(card)
+        card.open_model()
         if surface is not None and child is not None and explicit is None:
             surface.add_child_card(child, card)
         elif surface is not None:
             surface.add_card(card)
-        self._offer(card)
         try:
             response = await card
         except asyncio.CancelledError:
@@ -190,7 +193,10 @@ class Questions:
         if self.answers is None:
             return
         try:
-            outcome = self.answers(card)
+            # One state update for the policy's edits and the answer (a click's message is
+            # handled the same way): the page needs only where they end, not each step.
+            with card.hold_sync():
+                outcome = self.answers(card)
         except Exception as exc:  # the policy is user code: report, never lose the card
             log.debug("answer policy failed", exc_info=True)  # the card says so; no traceback in the cell
             card.note_policy_failure(exc)

@@ -63,7 +63,7 @@ class RunPermission:
             content=[ContentToolCallContent(type="content", content=TextContentBlock(type="text", text=code))],
         )
         who = f"{self.agent or 'The agent'} (through the kernel tools)"
-        card = PermissionCard(call, OPTIONS, agent=who)
+        card = PermissionCard(call, OPTIONS, agent=who, opened=False)
         response: Any = await self.client.questions.ask_card(self.session_id, card, "permission", question)
         outcome = response.outcome
         if not isinstance(outcome, AllowedOutcome):

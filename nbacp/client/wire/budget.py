@@ -171,32 +171,51 @@ def _choices(prop: Any) -> int:
 
 
 def clean_and_measure(value: Any, clean: Callable[[str], str] = comm_safe) -> tuple[Any, Shape]:
-    """``value`` with every string made comm-safe by ``clean`` (in place for dicts and lists), and its Shape."""
-    chars = nodes = depth = 0
-    root: list[Any] = [value]
-    stack: list[tuple[Any, Any, int]] = [(root, 0, 1)]
+    """``value`` with every string made comm-safe by ``clean`` (in place for dicts and lists), and its Shape.
+
+    One pass without recursion; only containers go on the stack (strings and numbers, most of
+    a message, are measured and cleaned where they are found: one request is walked per question).
+    """
+    if isinstance(value, str):
+        return (value if value.isascii() else clean(value)), Shape(chars=len(value), nodes=1, depth=1)
+    if not isinstance(value, dict | list):
+        return value, Shape(chars=0, nodes=1, depth=1)
+    chars, nodes, depth = 0, 1, 1
+    stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
-        parent, key, level = stack.pop()
-        item = parent[key]
-        nodes += 1
+        item, level = stack.pop()
         if level > depth:
             depth = level
-        if isinstance(item, str):
-            chars += len(item)
-            if not item.isascii():
-                parent[key] = clean(item)
-        elif isinstance(item, dict):
-            if any(isinstance(k, str) and not k.isascii() for k in item):
-                fixed = {clean(k) if isinstance(k, str) else k: v for k, v in item.items()}
-                item.clear()
-                item.update(fixed)
+        if not item:
+            continue
+        below = level + 1
+        if below > depth:
+            depth = below
+        nodes += len(item)
+        if isinstance(item, dict):
             for k in item:
+                if isinstance(k, str) and not k.isascii():
+                    fixed = {clean(k) if isinstance(k, str) else k: v for k, v in item.items()}
+                    item.clear()
+                    item.update(fixed)
+                    break
+            for k, v in item.items():
                 chars += len(k) if isinstance(k, str) else 8
-                stack.append((item, k, level + 1))
-        elif isinstance(item, list):
-            for i in range(len(item)):
-                stack.append((item, i, level + 1))
-    return root[0], Shape(chars=chars, nodes=nodes, depth=depth)
+                if isinstance(v, str):
+                    chars += len(v)
+                    if not v.isascii():
+                        item[k] = clean(v)
+                elif isinstance(v, dict | list):
+                    stack.append((v, below))
+        else:
+            for i, v in enumerate(item):
+                if isinstance(v, str):
+                    chars += len(v)
+                    if not v.isascii():
+                        item[i] = clean(v)
+                elif isinstance(v, dict | list):
+                    stack.append((v, below))
+    return value, Shape(chars=chars, nodes=nodes, depth=depth)
 
 
 ENVELOPE_BYTES = 256

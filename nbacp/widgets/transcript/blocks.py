@@ -17,15 +17,16 @@ from acp import schema
 from nbacp.render.markdown import render_markdown
 from nbacp.render.stream import MarkdownStream
 from nbacp.widgets import shared
+from nbacp.widgets.quick_state import Line
 from nbacp.widgets.text import NO_TYPESET_CLASSES, safe_text
 from nbacp.widgets.transcript import describe
 
 
-def text_label(text: str, css: str) -> widgets.Label:
+def text_label(text: str, css: str) -> Line:
     """Plain text (a text node, not typeset); classes given at creation cost no extra sync, and
     the shared layout and style make a line ONE model, not three (nbacp.widgets.shared)."""
-    return widgets.Label(value=safe_text(text), _dom_classes=(*NO_TYPESET_CLASSES, css),
-                         layout=shared.layout(), style=shared.label_style())
+    return Line(value=safe_text(text), _dom_classes=(*NO_TYPESET_CLASSES, css),
+                layout=shared.layout(), style=shared.label_style())
 
 
 def html_view(sanitized: str) -> widgets.HTML:
@@ -49,20 +50,11 @@ class Block:
 
 
 class CardBlock(Block):
-    """An interactive card placed by the client; it renders itself until it is answered, then
-    its place holds its summary as one line of text (docs/notebooks.md, 'What a card costs')."""
+    """A widget placed as it is: an interactive card, which draws its own summary line once
+    answered (one model, one state update: docs/cards.md, 'State keys'), or a fixed widget."""
 
     def __init__(self, card: widgets.Widget) -> None:
         self.widget = card
-        self.card: widgets.Widget | None = card
-
-    def answered(self, summary: str) -> widgets.Widget | None:
-        """Put the summary line in the card's place; returns the card (for the caller to close
-        once the page has the line), or None if it was replaced already."""
-        card, self.card = self.card, None
-        if card is not None:
-            self.widget = text_label(summary, "nbacp-answered")
-        return card
 
     def render(self) -> None:
         return None

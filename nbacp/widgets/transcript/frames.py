@@ -102,6 +102,15 @@ class Frames:
             self._stale.add(at // PAGE)
 
     # -- frames ----------------------------------------------------------------------
+    def place(self, block: Block, *, now: bool) -> None:
+        """Append ``block``: laid out at once when a person may be waiting on it (an open card),
+        otherwise with the next frame (an answered one)."""
+        self.append(block)
+        if now:
+            self.flush()
+        else:
+            self.schedule()
+
     def schedule(self) -> None:
         """Render the pending changes in the next frame (now, without a running event loop)."""
         if self._handle is not None or self._stopped:

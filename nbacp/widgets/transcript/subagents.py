@@ -24,8 +24,7 @@ import ipywidgets as widgets
 from acp import schema
 
 from nbacp.render.turn_events import STATES, ChildRecord, TurnEvents, blocks_text, one_line
-from nbacp.widgets.transcript.blocks import Block, LineBlock, text_label
-from nbacp.widgets.transcript.cards import Cards
+from nbacp.widgets.transcript.blocks import Block, CardBlock, LineBlock, text_label
 from nbacp.widgets.transcript.dispatch import Dispatch
 from nbacp.widgets.transcript.events import parent_tool_use, raw_update
 from nbacp.widgets.transcript.frames import Frames
@@ -52,7 +51,6 @@ class ChildBlock(Block):
         self.frames = Frames(self.host, due=lambda: due(self))
         self.turn = TurnRecord("")
         self.dispatch = Dispatch(self.frames, self.turn, Terminals(), seal_at=seal_at, agent_labelled=True)
-        self.cards = Cards(self.frames)
         record.activity = self.turn.activity
         record.text_of = lambda: self.turn.agent_text.value
         record.lines_of = lambda: self.dispatch.line_texts()
@@ -192,7 +190,7 @@ class Subagents:
             return False
         block.dispatch.close_message()
         self.frames.mark(block)
-        block.cards.place(card)
+        block.frames.place(CardBlock(card), now=getattr(card, "settled", False) is not True)
         return True
 
     def tool_shown(self, tool_call_id: str) -> None:

@@ -2,9 +2,9 @@
 
 ``Transcript`` is what the client talks to; it composes one collaborator per idea: the
 frames and pages that decide when and how the blocks are shown (``frames``), the dispatch of
-session updates to blocks (``dispatch``), the record of the turn (``record``), the cards'
-life (``cards``), what the turn shows of terminals (``terminals``) and its subagents, each a
-block with a transcript of its own (``subagents``). ``add`` only updates
+session updates to blocks (``dispatch``), the record of the turn (``record``), what the turn
+shows of terminals (``terminals``) and its subagents, each a block with a transcript of its own
+(``subagents``); a card is placed as it is and draws its own answer. ``add`` only updates
 model state (O(size of the update)); widgets change in frames (see ``frames``).
 """
 
@@ -26,7 +26,6 @@ from nbacp.widgets.shared import close_tree
 from nbacp.widgets.text import NO_TYPESET_CLASSES, card_style
 from nbacp.widgets.transcript import describe
 from nbacp.widgets.transcript.blocks import CardBlock, LineBlock
-from nbacp.widgets.transcript.cards import Cards
 from nbacp.widgets.transcript.dispatch import CONNECTION_LOG, Dispatch
 from nbacp.widgets.transcript.frames import FRAME, Frames
 from nbacp.widgets.transcript.record import TurnRecord
@@ -67,7 +66,6 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._terminals = Terminals()
         self._dispatch = Dispatch(self._frames, self._record, self._terminals, seal_at=seal_at,
                                   agent_labelled=not prompt, session_facts=session_facts)
-        self._cards = Cards(self._frames)
         self._subagents = Subagents(self._frames, self._dispatch, self._record.events, seal_at, lambda: self.flush())
         self._frames.append(CardBlock(card_style()))  # the page CSS (long words wrap)
         self._frames.append(CardBlock(_header(prompt)))
@@ -164,16 +162,20 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         """A card a subagent waits on, in its block (after everything so far when it has none here)."""
         self._dispatch.close_message()
         if not self._subagents.card(child_id, card):
-            self._cards.place(card)
+            self._frames.place(CardBlock(card), now=getattr(card, "settled", False) is not True)
 
     def add_card(self, card: widgets.Widget) -> None:
-        """Place an interactive card after everything received so far.
-
-        Once answered (settled), its summary line takes its place and its model is closed
-        (docs/notebooks.md, 'What a card costs').
-        """
+        """Place an interactive card after everything received so far: now, since a person may
+        be waiting for it; a card already answered (by a policy) in the next frame, as any other
+        block. It keeps its place: once answered it draws its own summary line (one state update
+        of its own model; docs/cards.md, 'State keys'), and it closes with the transcript
+        (docs/notebooks.md, 'What a card costs')."""
         self._dispatch.close_message()
-        self._cards.place(card)
+        self._frames.append(CardBlock(card))
+        if getattr(card, "settled", False) is True:
+            self._frames.schedule()
+        else:
+            self.flush()
 
     def note_answers(self, answers: list[CardAnswer]) -> None:
         """An answered card's typed answers, for ``result.answers`` and the record (docs/record.md, 'Answers')."""
