@@ -2,7 +2,7 @@
 
 ipywidgets' ``Widget.get_state`` calls ``self.traits()`` and ``trait_metadata`` per key on every
 call; it runs for every comm open and every state update, so for a turn of 1,000 answered
-cards it was a tenth of the card's cost (benchmarks/README.md, 'Issue 35'). The state sent is
+cards it was a tenth of the card's cost (measured in benchmarks/README.md). The state sent is
 the same; anything unusual (dropped defaults, a trait added to one instance, legacy
 ``_<name>_metadata``) goes through ipywidgets' own code.
 """

@@ -15,6 +15,7 @@ import ipywidgets as widgets
 from support.subagent_agent import command, report
 
 import nbacp
+from nbacp.widgets.card import Card
 from nbacp.widgets.transcript import subagents as child_blocks
 
 
@@ -53,6 +54,8 @@ def labels(root: Any) -> list[str]:
         item = stack.pop()
         if isinstance(item, widgets.Label):
             out.append(item.value)
+        elif isinstance(item, Card) and item.summary:  # an answered card draws its own line
+            out.append(item.summary)
         stack.extend(reversed(getattr(item, "children", ())))
     return out
 
