@@ -1,5 +1,5 @@
 /**
- * nbacp's front-end piece (plugin `nbacp:notebook`): a comm target `nbacp.notebook` on the
+ * nbacp's front-end piece (plugin `nbacp:notebook`): a comm target `nbacp:notebook` on the
  * kernel of every open notebook, through which nbacp in the kernel reads the notebook that holds
  * its prompt cell and applies the edits the person accepted, in the notebook's own shared model
  * (live, undoable, with or without real-time collaboration). The protocol is docs/notebook-edits.md.
@@ -15,7 +15,7 @@ import type { Kernel, KernelMessage } from '@jupyterlab/services';
 import type { JSONObject } from '@lumino/coreutils';
 import { LIMITS, applyEdit, holds, parseEdit, readCells, type IEditResult } from './protocol';
 
-export const TARGET = 'nbacp.notebook';
+export const TARGET = 'nbacp:notebook';
 const VERSION = 1;
 
 /** This page's id: the kernel names it in every read and edit meant for this page. */

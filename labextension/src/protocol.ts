@@ -1,5 +1,5 @@
 /**
- * The page's half of the `nbacp.notebook` comm (docs/notebook-edits.md): reading the notebook
+ * The page's half of the `nbacp:notebook` comm (docs/notebook-edits.md): reading the notebook
  * and applying one accepted edit to its shared model. Pure functions over `ISharedNotebook`, so
  * the rules (validation, stale check, read back) live apart from the JupyterLab wiring.
  */
