@@ -152,7 +152,14 @@ class CommNotebookLink:
         return self.prompt_cell
 
     async def connect(self) -> bool:
-        """Open the comm once and wait (bounded) for any page's hello; True when live."""
+        """Open the comm and wait (bounded) for any page's hello; True when live.
+
+        While no page has answered, each call opens a new comm: a page opened (or reloaded) after
+        the last open never saw it, and answers only a new one.
+        """
+        if self._comm is not None and not self._hellos:
+            self._comm.close()
+            self._comm = None
         if self._comm is None and not self._closed:
             request = self._new_request()
             future = self._waiter(request)
@@ -186,9 +193,10 @@ class CommNotebookLink:
         if reply is None:
             if not self._hellos:
                 raise NotebookUnavailableError(self.why_not_live)
+            self._hellos.clear()  # tabs may have closed: the next call looks for pages anew
             raise NotebookUnavailableError(
-                f"{len(self._hellos)} page(s) answered, but none shows a notebook holding the prompt cell "
-                f"{cell} (was the notebook closed, or the cell deleted?)"
+                f"no page that shows a notebook holding the prompt cell {cell} answered within "
+                f"{self.hello_timeout:g} s (was the notebook closed, or the cell deleted?)"
             )
         hello = self._hellos[str(reply["page"])]
         await self._check_path(hello.path)
