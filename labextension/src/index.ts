@@ -21,6 +21,21 @@ const VERSION = 1;
 /** This page's id: the kernel names it in every read and edit meant for this page. */
 const PAGE_ID = Array.from({ length: 4 }, () => Math.random().toString(16).slice(2, 10)).join('');
 
+/**
+ * Requests this page answered. Two notebooks on one kernel in one page have a kernel connection
+ * each, and each receives the kernel's messages: the request is handled by the first only.
+ */
+const handled: string[] = [];
+
+function firstTime(request: string): boolean {
+  if (handled.includes(request)) {
+    return false;
+  }
+  handled.push(request);
+  handled.splice(0, Math.max(0, handled.length - 256));
+  return true;
+}
+
 /** The notebooks of this page that run `kernelId`, one panel per model (views share a model). */
 function panelsOf(tracker: INotebookTracker, kernelId: string): NotebookPanel[] {
   const found: NotebookPanel[] = [];
@@ -75,8 +90,8 @@ function handle(tracker: INotebookTracker, kernelId: string, comm: Kernel.IComm,
     send({ type: 'hello', path: (panel ?? panels[0])?.context.path ?? null, holds: panel !== null, notebooks: panels.length });
     return;
   }
-  if (data.page !== PAGE_ID || (type !== 'read' && type !== 'edit')) {
-    return; // another page's, or not ours to answer
+  if (data.page !== PAGE_ID || (type !== 'read' && type !== 'edit') || request === null || !firstTime(request)) {
+    return; // another page's, not ours to answer, or answered on another connection of this page
   }
   const panel = promptPanel(tracker, kernelId, promptCellId);
   if (panel === null || panel.model === null) {

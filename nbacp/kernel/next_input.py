@@ -14,7 +14,8 @@ from typing import Any
 
 from nbacp.errors import NotebookUnavailableError
 from nbacp.kernel import versions
-from nbacp.kernel.notebook_edits import CellEdit, EditResult, NotebookView
+from nbacp.kernel.notebook_edits import CellEdit, EditResult, NotebookLink, NotebookView
+from nbacp.kernel.notebook_link import CommNotebookLink
 from nbacp.kernel.notebook_wire import LIMITS
 
 COPY = "copy it from the card into the notebook"
@@ -71,6 +72,14 @@ class NextInputLink:
         )
 
 
+async def live_or_fallback(link: CommNotebookLink) -> NotebookLink:
+    """``link`` when a page with the front-end piece answers (bounded wait), else the fallback,
+    carrying the reason. Call it while the prompt cell runs (the fallback needs that cell)."""
+    if await link.connect():
+        return link
+    return NextInputLink(link.why_not_live)
+
+
 def _shell() -> Any:
     if not versions.running_in_kernel():
         return None
@@ -79,4 +88,4 @@ def _shell() -> Any:
     return get_ipython()
 
 
-__all__ = ["NextInputLink"]
+__all__ = ["NextInputLink", "live_or_fallback"]

@@ -18,6 +18,7 @@ import pytest
 from comm.base_comm import BaseComm
 
 from nbacp.errors import NotebookUnavailableError
+from nbacp.kernel.next_input import NextInputLink, live_or_fallback
 from nbacp.kernel.notebook_edits import CellEdit
 from nbacp.kernel.notebook_link import CommNotebookLink
 from nbacp.kernel.notebook_wire import LIMITS
@@ -182,3 +183,16 @@ async def test_a_page_that_stops_answering_is_not_an_applied_edit(pages: Callabl
         page.answer = lambda data: original(data) if data["type"] == "who" else None  # type: ignore[method-assign]
         result = await the_link.apply(insert())
     assert result.outcome == "not_applied" and "may or may not be in the notebook" in result.reason
+
+
+async def test_the_fallback_when_no_page_answers(pages: Callable[..., list[Page]]) -> None:
+    (page,) = pages(Page("p1", answers=False))
+    async with asyncio.timeout(10):
+        fallback = await live_or_fallback(link())
+        assert isinstance(fallback, NextInputLink) and not fallback.live
+        assert "no page answered" in fallback.why_not_live
+        result = await fallback.apply(insert())
+        assert result.outcome == "not_applied" and "not in an IPython kernel" in result.reason
+        page.answers = True
+        the_link = link()
+        assert await live_or_fallback(the_link) is the_link
