@@ -91,6 +91,31 @@ def test_undo_in_command_mode_restores(page: Page, server: JupyterServer) -> Non
     assert page_cells(page) == before
 
 
+def test_run_runs_the_new_cell_after_the_prompt(page: Page, server: JupyterServer) -> None:
+    a, _b, _c = _open(page, server)
+    result = run_in_kernel(page, edit_code(mode="insert", cell_id=a["id"], source="print('ran', 6 * 7)", run=True),
+                           a["id"])
+    assert result["outcome"] == "applied"
+    page.wait_for_function(
+        """(id) => window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells
+             .some((c) => c.id === id && JSON.stringify(c.getOutputs()).includes('ran 42'))""",
+        arg=result["cell_id"],
+    )
+
+
+def test_two_views_in_one_page_get_one_insert(page: Page, lab: JupyterServer) -> None:
+    a, _b, _c = _open(page, lab)
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:clone')")
+    page.wait_for_function("() => document.querySelectorAll('.jp-NotebookPanel').length === 2")
+    result = run_in_kernel(page, edit_code(mode="insert", cell_id=a["id"], source="viewed = 2"), a["id"])
+    assert result["outcome"] == "applied"
+    assert [x["source"] for x in page_cells(page)] == ["a = 1", "viewed = 2", "b = 2", "c = 3"]
+    # One model, shown in both views: each shows the cell once.
+    page.wait_for_function("""() => [...document.querySelectorAll('.jp-NotebookPanel')].every((panel) =>
+        [...panel.querySelectorAll('.jp-Cell .jp-InputArea-editor')]
+          .filter((e) => e.textContent.includes('viewed = 2')).length === 1)""")
+
+
 def test_two_tabs_get_one_insert(browser: Browser, page: Page, lab: JupyterServer) -> None:
     path = lab.write_notebook("edits.ipynb", SOURCES)
     a, _b, _c = _open(page, lab, path)
