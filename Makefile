@@ -73,8 +73,9 @@ lint: $(STAMP) $(JS_DEPS) $(LABEXT)
 	cd js && npm run typecheck
 	cd labextension && npm run typecheck
 
-test-js: $(STAMP) $(JS_DEPS)
+test-js: $(STAMP) $(JS_DEPS) $(LABEXT)
 	cd js && npm test
+	cd labextension && npm test
 
 # The real-agent tier's npm agents (exact pins + lock in tests/real_agents/), once per clone, timed.
 AGENTS := .cache/agents
