@@ -88,9 +88,11 @@ $(AGENTS)/.installed: tests/real_agents/package.json tests/real_agents/package-l
 real-agents: $(AGENTS)/.installed
 
 # Virtualenvs with ipykernel 6.17.1 (+IPython 7.34, Colab) ... 7.4.0 for the kernel matrix tests,
-# built in parallel once and cached in .cache/kernels/ (the tests build them too if missing).
+# built in parallel once and cached in .cache/kernels/ (the tests build them too if missing), and
+# JupyterLab with jupyter-collaboration for the notebook edits' browser test (support/rtc_stack.py).
 kernel-envs: $(STAMP)
 	cd tests && ../$(BIN)/python -m support.kernel_matrix
+	cd tests && ../$(BIN)/python -m support.rtc_stack
 
 test-py: $(STAMP) chromium real-agents kernel-envs
 	$(BIN)/pytest -q -p no:cacheprovider --durations=15 -m "not slow_link and not colab_stack"
