@@ -95,7 +95,7 @@ function handle(tracker: INotebookTracker, kernelId: string, comm: Kernel.IComm,
   }
   const panel = promptPanel(tracker, kernelId, promptCellId);
   if (panel === null || panel.model === null) {
-    const reason = 'the notebook that holds the prompt cell is not open in this page any more';
+    const reason = 'no notebook in this page holds the prompt cell any more (closed, or the cell deleted)';
     send(type === 'read' ? { type: 'read_reply', error: reason } : { type: 'edit_reply', outcome: 'not_applied', cell_id: null, source: null, reason });
     return;
   }
