@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # `make demo` installs the demo extra only; the test extra holds it, so `make setup` marks both.
 DEMO_STAMP := $(VENV)/.installed-demo
 
-.PHONY: setup demo demo-setup test-pip chromium test test-fast test-py test-slow-link test-colab-stack test-js test-notebooks lint bench bench-quick clean real-agents kernel-envs test-sdk1
+.PHONY: setup labextension demo demo-setup test-pip chromium test test-fast test-py test-slow-link test-colab-stack test-js test-notebooks lint bench bench-quick clean real-agents kernel-envs test-sdk1
 
 # Root needs no sudo (and JupyterLab's --allow-root); everyone else gets sudo for apt-get only.
 ROOT := $(filter 0,$(shell id -u))
@@ -29,13 +29,28 @@ $(DEMO_STAMP): pyproject.toml js/package.json
 	$(BIN)/pip install -q -e ".[demo]"
 	touch $(DEMO_STAMP)
 
-setup: $(STAMP)
+setup: $(STAMP) labextension
+
+# The front-end piece (labextension/ -> nbacp/labextension): `pip install -e` builds it with the
+# cards (when those are stale), so it is rebuilt here when its own sources change, and the venv's
+# share/jupyter/labextensions/nbacp becomes a link to this checkout's build (what `jupyter
+# labextension develop` does), so JupyterLab serves what was built last.
+LABEXT := nbacp/labextension/package.json
+LABEXT_LINK := $(VENV)/share/jupyter/labextensions/nbacp
+$(LABEXT): labextension/package.json labextension/package-lock.json labextension/tsconfig.json labextension/build.mjs $(wildcard labextension/src/*.ts)
+	cd labextension && npm ci --no-audit --no-fund --loglevel=error && npm run build
+	@touch $@
+
+labextension: $(STAMP) $(LABEXT)
+	@test -L $(LABEXT_LINK) || { rm -rf $(LABEXT_LINK) && mkdir -p $(dir $(LABEXT_LINK)) && ln -s $(CURDIR)/nbacp/labextension $(LABEXT_LINK); }
+	@$(BIN)/jupyter labextension list 2>&1 | grep -E "^ +nbacp " || { echo "the nbacp extension is not listed" >&2; exit 1; }
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || ($(SUDO) apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 
 demo-setup: $(DEMO_STAMP)
+	@test -L $(LABEXT_LINK) || { rm -rf $(LABEXT_LINK) && mkdir -p $(dir $(LABEXT_LINK)) && ln -s $(CURDIR)/nbacp/labextension $(LABEXT_LINK); }
 	$(BIN)/python -m nbacp.demo notebooks $(DEMO_DIR)
 
 # Stop with Ctrl-C twice. NBACP_ANSWERS is dropped so every card waits for the person.
@@ -50,14 +65,17 @@ $(JS_DEPS): js/package.json js/package-lock.json
 	cd js && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-# Python: ruff and mypy --strict; JavaScript: tsc --noEmit on js/src's JSDoc types (js/tsconfig.json).
-lint: $(STAMP) $(JS_DEPS)
+# Python: ruff and mypy --strict; JavaScript: tsc --noEmit on js/src's JSDoc types (js/tsconfig.json) and on
+# the front-end piece's TypeScript (labextension/tsconfig.json).
+lint: $(STAMP) $(JS_DEPS) $(LABEXT)
 	$(BIN)/ruff check nbacp tests benchmarks
 	$(BIN)/mypy
 	cd js && npm run typecheck
+	cd labextension && npm run typecheck
 
-test-js: $(STAMP) $(JS_DEPS)
+test-js: $(STAMP) $(JS_DEPS) $(LABEXT)
 	cd js && npm test
+	cd labextension && npm test
 
 # The real-agent tier's npm agents (exact pins + lock in tests/real_agents/), once per clone, timed.
 AGENTS := .cache/agents
@@ -70,9 +88,11 @@ $(AGENTS)/.installed: tests/real_agents/package.json tests/real_agents/package-l
 real-agents: $(AGENTS)/.installed
 
 # Virtualenvs with ipykernel 6.17.1 (+IPython 7.34, Colab) ... 7.4.0 for the kernel matrix tests,
-# built in parallel once and cached in .cache/kernels/ (the tests build them too if missing).
+# built in parallel once and cached in .cache/kernels/ (the tests build them too if missing), and
+# JupyterLab with jupyter-collaboration for the notebook edits' browser test (support/rtc_stack.py).
 kernel-envs: $(STAMP)
 	cd tests && ../$(BIN)/python -m support.kernel_matrix
+	cd tests && ../$(BIN)/python -m support.rtc_stack
 
 test-py: $(STAMP) chromium real-agents kernel-envs
 	$(BIN)/pytest -q -p no:cacheprovider --durations=15 -m "not slow_link and not colab_stack"
@@ -125,4 +145,4 @@ bench-quick: $(STAMP) chromium
 	$(BIN)/python -m benchmarks --quick
 
 clean:
-	rm -rf $(VENV) js/node_modules nbacp/widgets/static/*.js $(AGENTS) .cache/kernels .cache/sdk1
+	rm -rf $(VENV) js/node_modules nbacp/widgets/static/*.js labextension/node_modules labextension/lib nbacp/labextension $(AGENTS) .cache/kernels .cache/sdk1

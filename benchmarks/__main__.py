@@ -11,12 +11,22 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from benchmarks import browser, budgets, cards, patterns, roundtrip, roundtrip_memory, streaming, turn_memory
+from benchmarks import (
+    browser,
+    budgets,
+    cards,
+    notebook_edits,
+    patterns,
+    roundtrip,
+    roundtrip_memory,
+    streaming,
+    turn_memory,
+)
 
-BENCHMARKS = ("streaming", "roundtrip", "patterns", "budgets", "cards", "turn-memory", "browser")
+BENCHMARKS = ("streaming", "roundtrip", "patterns", "budgets", "cards", "turn-memory", "browser", "notebook-edits")
 QUICK = {"sizes": [200, 1_000], "budget": 1.0, "questions": [10, 30], "open_cards": 10, "cards": 5,
          "answered": 50, "chunks": [2_000], "browser_cards": 3, "browser_chunks": 500,
-         "pattern_fields": [20], "pattern_count": [10], "stall_scale": 0.05}
+         "pattern_fields": [20], "pattern_count": [10], "stall_scale": 0.05, "edit_rounds": 3}
 
 
 def main() -> None:
@@ -33,6 +43,7 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, nargs="+", default=[100_000], help="turn-memory: chunks in one turn")
     parser.add_argument("--browser-cards", type=int, default=20, help="browser: cards shown in one cell")
     parser.add_argument("--browser-chunks", type=int, default=10_000, help="browser: chunks streamed in one cell")
+    parser.add_argument("--edit-rounds", type=int, default=5, help="notebook-edits: inserts timed (median)")
     parser.add_argument("--stall-scale", type=float, default=1.0, help="budgets: shrink the reply/burst cases")
     parser.add_argument("--quick", action="store_true", help="small sizes: checks that every benchmark runs")
     args = parser.parse_args()
@@ -55,6 +66,8 @@ def main() -> None:
         runs.append(lambda: turn_memory.report(args.chunks))
     if "browser" in args.only:
         runs.append(lambda: browser.report(args.browser_cards, args.browser_chunks))
+    if "notebook-edits" in args.only:
+        runs.append(lambda: notebook_edits.report(args.edit_rounds))
     for index, run in enumerate(runs):
         if index:
             print()

@@ -40,6 +40,7 @@ _EXPORTS: dict[str, str] = {
     "AttachmentError": "nbacp.errors",
     "ScriptError": "nbacp.errors",
     "MagicError": "nbacp.errors",
+    "NotebookUnavailableError": "nbacp.errors",
 }
 
 __all__ = [
@@ -61,6 +62,7 @@ __all__ = [
     "NotSupportedByAgentError",
     "NotSupportedError",
     "NotebookClient",
+    "NotebookUnavailableError",
     "PermissionCard",
     "PromptResult",
     "QuestionReplyError",
@@ -90,6 +92,7 @@ if TYPE_CHECKING:
         InvalidSchemaError,
         MagicError,
         NbacpError,
+        NotebookUnavailableError,
         NotSupportedByAgentError,
         NotSupportedError,
         QuestionReplyError,

@@ -19,6 +19,7 @@ The tree (a standard base in parentheses is the class's second base, inherited b
         AttachmentError (ValueError)
         ScriptError (ValueError)
         MagicError
+        NotebookUnavailableError (RuntimeError)
 
 ``except nbacp.NbacpError`` catches anything nbacp raised; the standard second base keeps
 ``except ValueError:`` and the like working. Errors that one handler treats alike share a base:
@@ -135,3 +136,12 @@ class ScriptError(NbacpError, ValueError):
 
 class MagicError(NbacpError):
     """A %%agent cell that cannot be sent: no session, a bad name, an expression that failed."""
+
+
+class NotebookUnavailableError(NbacpError, RuntimeError):
+    """The open notebook cannot be read or edited from this kernel, and the message says why.
+
+    No page with nbacp's front-end piece answered, or nbacp cannot be sure which notebook holds
+    the prompt cell (no cell id came with the request, the pages that answered do not hold it,
+    the server runs this kernel for another notebook). Nothing was changed.
+    """

@@ -8,7 +8,7 @@ name, without importing anything (the docs must hold on every test tier, extras 
 What counts as a name, and not as prose:
 
 - a **repository path**: any word that starts with one of the project's top folders and a
-  slash (``nbacp/``, ``js/``, ``tests/``, ``benchmarks/``, ``.ci/``, ``notebooks/``,
+  slash (``nbacp/``, ``js/``, ``labextension/``, ``tests/``, ``benchmarks/``, ``.ci/``, ``notebooks/``,
   ``docs/``), in backticks or not, e.g. ``tests/browser/test_colab_stack.py``; prose never
   writes those words otherwise (a word in double quotes is a string, e.g. the ``_meta`` key
   ``"nbacp/customFor"``). A ``*`` is a glob that must match at least one file; a word
@@ -41,14 +41,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
-TOP_FOLDERS = ("nbacp", "js", "tests", "benchmarks", ".ci", "notebooks", "docs")
-PROJECT_TREES = ("nbacp", "js/src", "js/test", "tests", "benchmarks", ".ci", "notebooks", "docs")
+TOP_FOLDERS = ("nbacp", "js", "labextension", "tests", "benchmarks", ".ci", "notebooks", "docs")
+PROJECT_TREES = ("nbacp", "js/src", "js/test", "labextension", "tests", "benchmarks", ".ci", "notebooks", "docs")
 SKIPPED_PARTS = {"node_modules", "__pycache__", ".pytest_cache"}
 
 # Not in a clone: built from a source that is (a path under the key passes when the value exists).
 BUILT = {
     "nbacp/widgets/static/": "js/src",  # npm builds the cards' bundle and stylesheet (gitignored)
     "nbacp/demo/examples/": "notebooks",  # the wheel ships notebooks/*.ipynb there
+    "nbacp/labextension/": "labextension/src",  # the front-end piece, built by npm (gitignored)
 }
 # Files of other projects the docs quote by name (codex-acp's bundle, read for its encodings).
 OTHER_PROJECTS = {"dist/index.js"}

@@ -37,6 +37,7 @@ PUBLIC = [
     "NotSupportedByAgentError",
     "NotSupportedError",
     "NotebookClient",
+    "NotebookUnavailableError",
     "PermissionCard",
     "PromptResult",
     "QuestionReplyError",
@@ -69,6 +70,7 @@ STANDARD = {
     "AttachmentError": ValueError,
     "ScriptError": ValueError,
     "MagicError": Exception,
+    "NotebookUnavailableError": RuntimeError,
 }
 # Packages that re-export some errors where their own public API documents them.
 SUBPACKAGES = ("nbacp.form", "nbacp.questions", "nbacp.widgets", "nbacp.client")

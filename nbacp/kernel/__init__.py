@@ -4,8 +4,11 @@ Modules: :mod:`.versions` (which kernel, what it can do), :mod:`.forwarding` (co
 let through while a cell waits, ipykernel < 7.4), :mod:`.status` (busy/idle that keeps the
 status bar "Busy" under an awaiting cell), :mod:`.interrupt` (the stop button during a wait),
 :mod:`.replies` (7.0-7.3's stranded shell requests), :mod:`.identity` (this kernel's id, as its
-Jupyter server knows it). Edits the front end holds back no longer matter for an answer: a
-card's action carries its draft (docs/slow-links.md).
+Jupyter server knows it), :mod:`.server_sessions` (that server's open notebooks), and the way to
+the open notebook (docs/notebook-edits.md): :mod:`.notebook_edits` (the contract),
+:mod:`.notebook_link` (the comm to nbacp's front-end piece, its messages in :mod:`.notebook_wire`)
+and :mod:`.next_input` (the ``set_next_input`` fallback). Edits the front end holds back no
+longer matter for an answer: a card's action carries its draft (docs/slow-links.md).
 
 Facts this package encodes (docs/kernels.md): on ipykernel >= 7.4 widget comm
 messages are dispatched while an async cell holds the shell, so a cell can ``await`` a widget;

@@ -42,6 +42,8 @@ CHROMIUM_ARGS = [
     "--disable-dev-shm-usage",
 ]
 SERVER_START_TIMEOUT = 90.0
+# nbacp's front-end piece as this checkout built it (make setup; labextension/).
+BUILT_EXTENSION = Path(__file__).resolve().parents[2] / "nbacp" / "labextension"
 DEFAULT_TIMEOUT_MS = 30_000
 _counter = itertools.count()
 
@@ -108,9 +110,13 @@ class JupyterServer:
 
 def start_server(
     kind: Kind, base: Path, notebooks: Path | None = None, extra_env: dict[str, str] | None = None,
-    python: str | None = None,
+    python: str | None = None, nbacp_extension: bool = True,
 ) -> JupyterServer:
     """Start a server on a free loopback port and wait (bounded) until its API answers.
+
+    nbacp's front-end piece is this checkout's build (nbacp/labextension, linked into the
+    server's data folder, which comes before the venv's); ``nbacp_extension=False`` disables it
+    in the page config, as a server environment without it.
 
     Kernels never inherit NBACP_ANSWERS from the test run (it would answer for the browser);
     pass it in ``extra_env`` on purpose. ``python`` runs the server (and so its default
@@ -123,9 +129,11 @@ def start_server(
     config = base / "config"
     (config / "labconfig").mkdir(parents=True)
     # No "get notified about Jupyter news?" toast over the cells.
-    (config / "labconfig" / "page_config.json").write_text(
-        json.dumps({"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}})
-    )
+    disabled = {"@jupyterlab/apputils-extension:announcements": True} | ({} if nbacp_extension else {"nbacp": True})
+    (config / "labconfig" / "page_config.json").write_text(json.dumps({"disabledExtensions": disabled}))
+    if nbacp_extension and BUILT_EXTENSION.is_dir():
+        (base / "data" / "labextensions").mkdir(parents=True, exist_ok=True)
+        (base / "data" / "labextensions" / "nbacp").symlink_to(BUILT_EXTENSION, target_is_directory=True)
     env = dict(
         {k: v for k, v in os.environ.items() if k != "NBACP_ANSWERS"},
         JUPYTER_CONFIG_DIR=str(config),

@@ -27,6 +27,7 @@ from support.ports import NO_MOVE, start_jupyter, stop
 import nbacp
 import nbacp.kernel  # patched below: imported here, not left to whichever test imported it first
 from nbacp.client import open_notebooks
+from nbacp.kernel.server_sessions import server_sessions
 
 # a real Jupyter server: in the test extra (JupyterLab), not in the SDK 1.x tier's core test venv
 pytestmark = [pytest.mark.kernel, pytest.mark.skipif(importlib.util.find_spec("jupyter_server") is None,
@@ -109,6 +110,11 @@ def test_every_notebook_of_the_kernels_server_is_protected(server: Server) -> No
     found = open_notebooks.server_notebooks(kernel_a, str(server.runtime))
     assert found == {root / "a.ipynb", root / "b.ipynb"}
     assert open_notebooks.server_notebooks("not-a-kernel-of-this-server", str(server.runtime)) == set()
+    # The notebook link's cross-check (nbacp/kernel/notebook_link.py): which notebook runs this kernel.
+    sessions = server_sessions(kernel_a, str(server.runtime))
+    assert sessions is not None and sessions.kernel_paths == {"a.ipynb"}
+    assert sessions.paths == {"a.ipynb", "b.ipynb"}
+    assert server_sessions("not-a-kernel-of-this-server", str(server.runtime)) is None
 
 
 async def test_a_write_to_another_open_notebook_is_refused(
