@@ -106,6 +106,25 @@ def _subagents(home: Path) -> Any:
     return respond
 
 
+def shown_widgets(transcript: Any) -> list[Any]:
+    return list(transcript.shown)
+
+
+def widget_texts(root: Any) -> list[str]:
+    """Every text a widget tree shows (labels, HTML, accordion titles), depth first."""
+    out: list[str] = []
+    stack = [root]
+    while stack:
+        item = stack.pop()
+        for name in ("value", "summary"):
+            value = getattr(item, name, None)
+            if isinstance(value, str):
+                out.append(value)
+        out.extend(str(t) for t in getattr(item, "titles", ()) or ())
+        stack.extend(reversed(getattr(item, "children", ())))
+    return out
+
+
 async def test_two_parallel_subagents_reach_nbacp_told_apart(agents_bin: Path, tmp_path: Path) -> None:
     (tmp_path / "one.txt").write_text("first file\n")
     (tmp_path / "two.txt").write_text("second file\n")
@@ -119,16 +138,17 @@ async def test_two_parallel_subagents_reach_nbacp_told_apart(agents_bin: Path, t
     assert result.text.endswith("Both subagents are done.")
     parent = logs[session.id]
     announced = {u["sessionId"]: u for u in parent if u.get("sessionUpdate") == "subagent_update" and "title" in u}
-    if announced:  # nbacp advertises subagents: each child is a session of its own, announced on the parent
-        assert sorted(u["title"] for u in announced.values()) == ["Read one", "Read two"]
-        for child, first in announced.items():
-            reads = [u for u in logs.get(child, []) if u.get("toolCallId", "").startswith("toolu_read_")]
-            assert {u["toolCallId"] for u in reads} == {f"toolu_read_{first['title'].split()[-1]}"}
-    else:  # without it: the parent's two Agent calls, titled "Task" at first; their name says what they are
-        starts = [u for u in parent if u.get("sessionUpdate") == "tool_call"
-                  and u["toolCallId"].startswith("toolu_agent")]
-        assert sorted(u["toolCallId"] for u in starts) == ["toolu_agent_one", "toolu_agent_two"]
-        assert {u.get("name") for u in starts} == {"Agent"}
+    # nbacp advertises subagents: each child is a session of its own, announced on the parent
+    assert sorted(u["title"] for u in announced.values()) == ["Read one", "Read two"]
+    for child, first in announced.items():
+        reads = [u for u in logs.get(child, []) if u.get("toolCallId", "").startswith("toolu_read_")]
+        assert {u["toolCallId"] for u in reads} == {f"toolu_read_{first['title'].split()[-1]}"}
+    # shown as two blocks of the parent's turn, each holding its own child's Read, never the other's
+    blocks = [w for w in shown_widgets(session.turn.transcript) if "nbacp-subagent" in w._dom_classes]
+    assert len(blocks) == 2
+    texts = sorted(" ".join(widget_texts(block)) for block in blocks)
+    assert "Read one" in texts[0] and "two.txt" not in texts[0]
+    assert "Read two" in texts[1] and "one.txt" not in texts[1]
     # each child's Read, told apart: by its parent tool call's id, or by its own session
     owner: dict[str, set[str]] = {}
     for sid, updates in logs.items():
