@@ -205,6 +205,28 @@ def wait_kernel_idle(page: Page, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> None:
     page.wait_for_function(_KERNEL_IDLE, timeout=timeout_ms, polling=100)
 
 
+_INTERRUPT = """async () => {
+  const w = window.jupyterapp.shell.currentWidget;
+  await w.sessionContext.ready;
+  await w.sessionContext.session.kernel.interrupt();
+}"""
+
+_KERNEL_CONNECTED = """() => {
+  const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const ctx = w && w.sessionContext;
+  const kernel = ctx && ctx.session && ctx.session.kernel;
+  return !!kernel && kernel.connectionStatus === 'connected';
+}"""
+
+
+def interrupt_kernel(page: Page, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> None:
+    """Press the stop button once the page's kernel connection exists, and return when the
+    server has taken the interrupt (the stop command of a page whose kernel connection is not
+    made yet does nothing, as a person's click on a not yet connected page would)."""
+    page.wait_for_function(_KERNEL_CONNECTED, timeout=timeout_ms, polling=100)
+    page.evaluate(_INTERRUPT)
+
+
 def run_all_cells(page: Page) -> None:
     """Start running every cell and return at once (a bare evaluate would wait for all cells)."""
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from browser_support import (
     JupyterServer,
+    interrupt_kernel,
     output_area,
     screenshot,
     show_notebook,
@@ -224,7 +225,7 @@ def test_unsaved_reload_the_stop_button_cancels(lab: JupyterServer, no_autosave:
     wait_current(page, path)
     expect(page.locator(".jp-Notebook .jp-Cell")).to_have_count(len(CELLS), timeout=TURN_TIMEOUT)
     expect(output_area(page, PROMPT_CELL).locator(".nbacp-form, .nbacp-transcript")).to_have_count(0)
-    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:interrupt-kernel'); }")
+    interrupt_kernel(page)
     wait_kernel_idle(page, TURN_TIMEOUT)
     start_cell(page, STOPPED_CELL)
     expect(output_area(page, STOPPED_CELL)).to_have_text("cancelled False\n", timeout=TURN_TIMEOUT)
