@@ -31,6 +31,7 @@ from nbacp.client.wire.sdk_compat import text_block
 from nbacp.display import show
 from nbacp.errors import AgentError, ConnectionLostError
 from nbacp.form.card_answer import CardAnswer
+from nbacp.kernel.turn_pages import PAGES
 from nbacp.widgets.shared import close_tree
 from nbacp.widgets.stderr_view import stderr_panel
 from nbacp.widgets.transcript import Transcript
@@ -109,6 +110,8 @@ class Turn:
         # The live view, replaced by the record through its display id at turn end (start()). An
         # awaited prompt() blanks it and displays the record itself (nbval ignores updates).
         self._view_handle = show(transcript, display_id=True)
+        if self._view_handle is not None:  # a page reloaded without saving can ask for it (docs/reload.md)
+            PAGES.started(transcript.model_id, repr(transcript))
         self.record_inline = not placeholder  # an awaited prompt() displays the record itself
         self._task = asyncio.ensure_future(self._run())
         # a turn nobody awaits (start() and then close()) must not log "Task exception was never retrieved"
@@ -202,10 +205,11 @@ class Turn:
         static). Display ids are not saved, so a page that shows the cell's saved outputs
         (reloaded, reopened, a second tab) holds the live view's model instead: the model itself
         shows the record (``Transcript.show_record``) and stays open, two models and the record's
-        HTML, until the session is settled (docs/reload.md). In plain Python, where nothing showed
-        it, the transcript is closed at once: ipywidgets' registry would keep it for the life of
-        the kernel, and its Python side (text, answers, record) stays readable after ``close()``
-        (docs/notebooks.md, 'What a card costs')."""
+        HTML, until the session is settled (docs/reload.md); pages with nbacp's front-end piece
+        replace it with the record themselves (``end_turn``, :mod:`nbacp.kernel.turn_pages`). In
+        plain Python, where nothing showed it, the transcript is closed at once: ipywidgets'
+        registry would keep it for the life of the kernel, and its Python side (text, answers,
+        record) stays readable after ``close()`` (docs/notebooks.md, 'What a card costs')."""
         if self._view_handle is None:
             close_tree([self.transcript])
             return
@@ -213,6 +217,7 @@ class Turn:
         self.transcript.show_record(self.record.html)
         self._view_handle.update(_Blank() if self.record_inline else self.record)
         self._view_handle = None
+        PAGES.ended(self.transcript.model_id, self.record.html, self.record.text)  # pages with the piece
         self.session.keep_ended(self.transcript)
 
 
