@@ -14,6 +14,7 @@ import { INotebookTracker, NotebookActions, type NotebookPanel } from '@jupyterl
 import type { Kernel, KernelMessage } from '@jupyterlab/services';
 import type { JSONObject } from '@lumino/coreutils';
 import { LIMITS, applyEdit, holds, parseEdit, readCells, type IEditResult } from './protocol';
+import { watchTurns } from './turns';
 
 export const TARGET = 'nbacp:notebook';
 const VERSION = 1;
@@ -147,6 +148,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
       context.kernelChanged.connect((_ctx, change) => register(tracker, change.newValue, done));
     });
     tracker.forEach(panel => register(tracker, panel.sessionContext.session?.kernel, done));
+    watchTurns(tracker); // a page that arrives while a turn runs gets it back (docs/reload.md)
   }
 };
 
