@@ -1,8 +1,9 @@
 """The kernel's side of the ``nbacp:turns`` comm (docs/reload.md, 'The front-end contract').
 
-The browser tier (tests/browser/test_reload_browser.py) runs real pages; here the cases a real
-page does not produce on demand: malformed and oversized hellos, many pages, a record too large
-to send. The page's comm is a recording object with the methods the module uses.
+The browser tier (tests/browser/test_reload_browser.py) runs real pages; here a real kernel
+with a page played over the kernel protocol, then the cases a real page does not produce on
+demand: malformed and oversized hellos, many pages, a record too large to send (the page's comm
+a recording object with the methods the module uses).
 """
 
 from __future__ import annotations
@@ -10,10 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
+from support.kernel_support import FORMATS_SETUP as SETUP
+from support.kernel_support import KernelHarness, accept, question_card
+
 from nbacp.kernel.notebook_wire import LIMITS
-from nbacp.kernel.turn_pages import MAX_PAGES, RECORD_CHARS, TurnPages, parse_hello
+from nbacp.kernel.turn_pages import MAX_PAGES, RECORD_CHARS, TARGET, TurnPages, parse_hello
 
 MODEL = "0123456789abcdef0123456789abcdef"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 @dataclass
@@ -39,6 +45,31 @@ class PageComm:
 
 def hello(*cells: Any) -> dict[str, Any]:
     return {"v": 1, "type": "hello", "cells": list(cells)}
+
+
+@pytest.mark.kernel
+def test_a_page_that_arrives_while_a_cell_awaits_gets_the_turn_and_its_end(kernel: KernelHarness) -> None:
+    """The comm is opened while the prompt cell awaits the person (the kernel's shell is held):
+    the page is told the turn's cell and model, answers the card, and gets the record."""
+    kernel.run(SETUP + "agent = SchemaAgent(message, schema)\nconn = await nbacp.connect(agent)\n"
+               "session = await conn.new_session('.')", timeout=60)
+    cell = kernel.execute("result = await session.prompt('go')", cell_id="prompt-cell")
+    card = question_card(kernel)
+    elsewhere = kernel.open_comm(TARGET, hello("other-cell"))
+    page = kernel.open_comm(TARGET, hello("other-cell", "prompt-cell"))
+    shown = kernel.wait_for(lambda: kernel.comm_data(page), 30, "show_turn")
+    view = next(m["content"]["data"][WIDGET_VIEW]["model_id"] for m in kernel.messages(cell, "display_data")
+                if WIDGET_VIEW in m["content"]["data"] and "nbacp turn" in m["content"]["data"]["text/plain"])
+    assert shown == [{"v": 1, "type": "show_turn", "prompt_cell_id": "prompt-cell", "model_id": view,
+                      "label": "<nbacp turn: 'go'>"}]
+    accept(kernel, card["comm_id"], {"question_0": ["CSV"], "question_0_custom": "Avro"})
+    kernel.wait_idle(cell, timeout=30)
+    assert kernel.error(cell) is None, kernel.error(cell)
+    ended = kernel.wait_for(lambda: kernel.comm_data(page)[1:], 30, "end_turn")
+    assert [m["type"] for m in ended] == ["end_turn"]
+    assert ended[0]["model_id"] == view and "Avro" in ended[0]["bundle"]["text/html"]
+    assert "Stop reason: end_turn" in ended[0]["bundle"]["text/plain"]
+    assert [m["type"] for m in kernel.comm_data(elsewhere)] == ["end_turn"]  # told of the end, never shown it
 
 
 def test_a_page_holding_the_prompt_cell_is_told_where_the_turn_is() -> None:

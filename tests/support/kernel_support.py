@@ -22,6 +22,7 @@ import sys
 import textwrap
 import threading
 import time
+import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -161,13 +162,27 @@ class KernelHarness:
             self._sent.append((msg["header"]["msg_type"], msg["header"]["msg_id"]))
             self.kc.shell_channel.send(msg)
 
-    def execute(self, code: str) -> str:
-        """Send an execute_request without waiting; returns its msg_id."""
-        return self._send(
-            "execute_request",
-            {"code": code, "silent": False, "store_history": True, "user_expressions": {},
-             "allow_stdin": False, "stop_on_error": False},
-        )
+    def execute(self, code: str, cell_id: str | None = None) -> str:
+        """Send an execute_request without waiting; returns its msg_id. ``cell_id`` goes in its
+        metadata as JupyterLab and Notebook 7 send it (``cellId``)."""
+        content = {"code": code, "silent": False, "store_history": True, "user_expressions": {},
+                   "allow_stdin": False, "stop_on_error": False}
+        msg = self.kc.session.msg("execute_request", content, metadata={} if cell_id is None else {"cellId": cell_id})
+        self._send_msg(msg)
+        return str(msg["header"]["msg_id"])
+
+    def open_comm(self, target_name: str, data: dict[str, Any]) -> str:
+        """Open a comm from the front end's side (a page that arrives); returns its comm id."""
+        comm_id = uuid.uuid4().hex
+        self._send("comm_open", {"comm_id": comm_id, "target_name": target_name, "data": data})
+        return comm_id
+
+    def comm_data(self, comm_id: str) -> list[dict[str, Any]]:
+        """The data of every comm_msg the kernel sent on ``comm_id``, oldest first."""
+        with self._cond:
+            found = [m for ms in self._by_parent.values() for m in ms
+                     if m["msg_type"] == "comm_msg" and m["content"]["comm_id"] == comm_id]
+        return [m["content"]["data"] for m in sorted(found, key=lambda m: m["received_at"])]
 
     def run(self, code: str, timeout: float = DEFAULT_TIMEOUT) -> str:
         """Execute, wait for idle, fail on an error; returns the cell's stdout."""
