@@ -35,8 +35,9 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line("browser tier: " + "; ".join(_timings))
 
 
-def _server(kind: str, factory: pytest.TempPathFactory) -> Iterator[JupyterServer]:
-    server = start_server("lab" if kind == "lab" else "notebook", factory.mktemp(f"jupyter-{kind}"), NOTEBOOKS)
+def _server(kind: str, factory: pytest.TempPathFactory, nbacp_extension: bool = True) -> Iterator[JupyterServer]:
+    app = "lab" if kind in ("lab", "bare") else "notebook"
+    server = start_server(app, factory.mktemp(f"jupyter-{kind}"), NOTEBOOKS, nbacp_extension=nbacp_extension)
     _timings.append(f"{kind} server started in {server.startup_seconds:.1f}s")
     try:
         yield server
@@ -54,6 +55,12 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServer]:
 def notebook7(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServer]:
     """Notebook 7 (the ``notebook`` package), same layout as ``lab``."""
     yield from _server("notebook", tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def bare_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServer]:
+    """JupyterLab with nbacp's front-end piece disabled: a server environment without it."""
+    yield from _server("bare", tmp_path_factory, nbacp_extension=False)
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +103,7 @@ def page(browser: Browser, tmp_path: Path) -> Iterator[Page]:
 @pytest.fixture(autouse=True)
 def _stop_kernels(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
-    for name in ("lab", "notebook7"):
+    for name in ("lab", "notebook7", "bare_lab"):
         if name in request.fixturenames:
             server: JupyterServer = request.getfixturevalue(name)
             with contextlib.suppress(Exception):

@@ -12,12 +12,12 @@ a kernel message seen on the page's websocket, each bounded.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from browser_support import (
     JupyterServer,
     interrupt_kernel,
@@ -78,10 +78,10 @@ class KernelSocket:
             action()  # type: ignore[operator]
 
 
-@pytest.fixture
-def no_autosave(lab: JupyterServer) -> Iterator[None]:
-    """JupyterLab autosaves every 120 s: off for this test, so "unsaved" stays unsaved on a slow run."""
-    target = lab.root.parent / "settings" / AUTOSAVE
+@contextlib.contextmanager
+def no_autosave(server: JupyterServer) -> Iterator[None]:
+    """JupyterLab autosaves every 120 s: off while the page loads, so "unsaved" stays unsaved on a slow run."""
+    target = server.root.parent / "settings" / AUTOSAVE
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps({"autosave": False}))
     try:
@@ -215,15 +215,73 @@ def test_websocket_reconnect(lab: JupyterServer, page: Page) -> None:
     expect_agent_report(page, ANSWERED)
 
 
-def test_unsaved_reload_the_stop_button_cancels(lab: JupyterServer, no_autosave: None, page: Page) -> None:
-    """Without the front-end piece of [cells], an unsaved page's outputs are gone with it: the
-    card is not shown again, and the stop button ends the turn without answering for the person
-    (docs/reload.md, 'A reload without saving')."""
+def unsaved_reload(page: Page, server: JupyterServer) -> str:
+    """Start the turn, tick and type, then reload without saving; returns the notebook's path."""
     page.on("dialog", lambda dialog: dialog.accept())  # "leave the page with unsaved changes?"
-    path = start_quick(page, lab, KernelSocket(page))
+    path = start_quick(page, server, KernelSocket(page))
     page.reload()
     wait_current(page, path)
     expect(page.locator(".jp-Notebook .jp-Cell")).to_have_count(len(CELLS), timeout=TURN_TIMEOUT)
+    return path
+
+
+def expect_static_end(page: Page, server: JupyterServer, path: str) -> None:
+    """The record replaced the re-shown live view in the page's own model (``end_turn``), not only
+    inside the widget: saved from this page, the cell holds the static record and no widget view."""
+    out = output_area(page, PROMPT_CELL)
+    expect(out.locator(".nbacp-ended")).to_have_count(0, timeout=TURN_TIMEOUT)
+    expect(out.locator(".nbacp-record")).to_have_count(1)
+    save(page)
+    outputs = json.loads((server.root / path).read_text())["cells"][PROMPT_CELL]["outputs"]
+    assert [sorted(o["data"]) for o in outputs] == [["text/html", "text/plain"]], outputs
+    assert ANSWERED in "".join(outputs[0]["data"]["text/plain"])  # nbformat keeps text as lines
+
+
+def test_unsaved_reload(lab: JupyterServer, page: Page, tmp_path: Path) -> None:
+    """With the front-end piece the reloaded page asks the kernel for its running turn: the card
+    comes back in its cell with the tick and the text, answering it reaches the agent, and the
+    turn's end replaces the view with the record in that page (docs/reload.md)."""
+    with no_autosave(lab):
+        path = unsaved_reload(page, lab)
+    quick_card(page)
+    screenshot(page, tmp_path, "unsaved-reload")
+    answer_kept_draft(page)
+    expect_turn_end(page)
+    expect_static_end(page, lab, path)
+    expect_agent_report(page, ANSWERED)
+
+
+def test_unsaved_reload_in_notebook7(notebook7: JupyterServer, page: Page, tmp_path: Path) -> None:
+    with no_autosave(notebook7):
+        path = unsaved_reload(page, notebook7)
+    answer_kept_draft(page)
+    expect_turn_end(page)
+    expect_static_end(page, notebook7, path)
+    expect_agent_report(page, ANSWERED)
+    screenshot(page, tmp_path, "unsaved-reload-notebook7")
+
+
+def test_unsaved_second_tab_shows_the_turn_once(lab: JupyterServer, page: Page) -> None:
+    """A second tab on the unsaved notebook gets the live view from the kernel; the first keeps
+    its own (one view each, never two); answered in the second, both show the record once."""
+    with no_autosave(lab):
+        path = start_quick(page, lab, KernelSocket(page))
+        second = page.context.new_page()
+        show_notebook(second, lab, path)
+    answer_kept_draft(second)
+    for each in (second, page):
+        expect_turn_end(each)
+        expect(output_area(each, PROMPT_CELL).locator(".nbacp-record")).to_have_count(1)
+    expect_static_end(second, lab, path)
+    expect_agent_report(second, ANSWERED)
+
+
+def test_unsaved_reload_without_the_piece_the_stop_button_cancels(bare_lab: JupyterServer, page: Page) -> None:
+    """Without the front-end piece an unsaved page's outputs are gone with it: the card is not
+    shown again, and the stop button ends the turn without answering for the person
+    (docs/reload.md, 'A reload without saving')."""
+    with no_autosave(bare_lab):
+        unsaved_reload(page, bare_lab)
     expect(output_area(page, PROMPT_CELL).locator(".nbacp-form, .nbacp-transcript")).to_have_count(0)
     interrupt_kernel(page)
     wait_kernel_idle(page, TURN_TIMEOUT)
