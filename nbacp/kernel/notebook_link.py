@@ -143,6 +143,9 @@ class CommNotebookLink:
             return EditResult("not_applied", None, None, str(exc))
         return edit_result(reply)
 
+    def turn_started(self) -> None:
+        self.note_prompt()
+
     # -- connection --------------------------------------------------------------------------
     def note_prompt(self, cell_id: str | None = None) -> str | None:
         """Remember the prompt cell (``cell_id``, or the current execute request's) and return it."""
