@@ -49,7 +49,7 @@ class NextInputLink:
         return self._why
 
     async def read(self) -> NotebookView:
-        raise NotebookUnavailableError(f"nbacp cannot read the open notebook: {self._why}")
+        raise NotebookUnavailableError(f"nbacp cannot read the open notebook: {self._why}.")
 
     async def apply(self, edit: CellEdit) -> EditResult:
         def no(reason: str) -> EditResult:
