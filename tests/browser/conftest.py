@@ -57,6 +57,16 @@ def notebook7(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServe
 
 
 @pytest.fixture(scope="module")
+def bare_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServer]:
+    """JupyterLab with nbacp's front-end piece disabled: a server environment without it."""
+    server = start_server("lab", tmp_path_factory.mktemp("jupyter-bare"), nbacp_extension=False)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """Chromium per test module: sync Playwright marks an asyncio loop as running in this
     thread while it lives, which would break the async tests collected after this folder."""
@@ -96,7 +106,7 @@ def page(browser: Browser, tmp_path: Path) -> Iterator[Page]:
 @pytest.fixture(autouse=True)
 def _stop_kernels(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
-    for name in ("lab", "notebook7"):
+    for name in ("lab", "notebook7", "bare_lab"):
         if name in request.fixturenames:
             server: JupyterServer = request.getfixturevalue(name)
             with contextlib.suppress(Exception):

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import JupyterServer, active_plugins, open_notebook, start_server
+from browser_support import JupyterServer, active_plugins, open_notebook
 from notebook_edit_support import SETUP, edit_code, page_cells, run_in_kernel
 from playwright.sync_api import Browser, Page
 
@@ -168,16 +167,6 @@ def test_screenshots_after_an_insert(page: Page, lab: JupyterServer) -> None:
     page.wait_for_function("() => document.body.dataset.jpThemeLight === 'false'")
     time.sleep(0.5)  # the theme's stylesheet paints after the attribute flips; a picture only, nothing asserted
     page.screenshot(path=str(SCREENSHOTS / "cfe-after-dark.png"))
-
-
-@pytest.fixture(scope="module")
-def bare_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServer]:
-    """JupyterLab with nbacp's front-end piece disabled: a server environment without it."""
-    server = start_server("lab", tmp_path_factory.mktemp("jupyter-bare"), nbacp_extension=False)
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def test_without_the_piece_the_link_is_not_live(page: Page, bare_lab: JupyterServer) -> None:

@@ -1,0 +1,191 @@
+"""The agent writes into the notebook, end to end, in real JupyterLab 4 and Notebook 7.
+
+The notebook's first cell connects an in-process agent (``McpAcpAgent``, tests/support: a real
+ACP peer that plays an MCP client over the ACP connection and reports every MCP result it
+received) with the default ``tools=nbacp.kernel_tools()``; the second cell is the prompt. The
+agent reads the notebook (``notebook_read``) and proposes cells (``notebook_edit``); the person
+answers the review cards in the page; the notebook is then read from the page's own model.
+Without nbacp's front-end piece (``bare_lab``) the turn takes the ``set_next_input`` fallback.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from typing import Any
+
+import pytest
+from browser_support import JupyterServer, active_plugins, cell, open_notebook, start_cell, wait_kernel_idle
+from notebook_edit_support import page_cells, run_in_kernel
+from playwright.sync_api import Locator, Page, expect
+from support import TESTS
+
+CARD_TIMEOUT = 60_000
+SETUP = f"""import sys, json
+sys.path.insert(0, {str(TESTS)!r})
+import nbacp
+from support.mcp_acp_agent import McpAcpAgent
+conn = await nbacp.connect(McpAcpAgent())
+session = await conn.new_session(tools=nbacp.kernel_tools())"""
+PROMPT = "result = await session.prompt('calls ' + json.dumps(STEPS))"
+REPORT = "print(json.dumps(json.loads(result.text)['results']))"
+
+
+@pytest.fixture(params=["lab", "notebook7"])
+def server(request: pytest.FixtureRequest) -> JupyterServer:
+    found: JupyterServer = request.getfixturevalue(request.param)
+    return found
+
+
+def write(server: JupyterServer, steps: Any, cells: list[str]) -> tuple[str, list[str]]:
+    """The notebook [SETUP, the prompt, *cells]; ``steps`` may name cell ids as ``{0}``, ``{1}``...
+    (known once written). Returns its path and its cell ids."""
+    path = server.write_notebook("cells.ipynb", [SETUP, PROMPT, *cells])
+    file = server.root / path
+    book = json.loads(file.read_text())
+    ids = [c["id"] for c in book["cells"]]
+    filled = json.dumps(steps)
+    for i, cell_id in enumerate(ids):
+        filled = filled.replace(f"{{ID{i}}}", cell_id)
+    book["cells"][1]["source"] = f"STEPS = {filled}\n{PROMPT}"
+    file.write_text(json.dumps(book, indent=1))
+    return path, ids
+
+
+def edit(mode: str, cell_id: str | None, source: str | None = None) -> dict[str, Any]:
+    args = {"notebook_path": "cells.ipynb", "edit_mode": mode, "cell_id": cell_id}
+    return {"name": "notebook_edit", "arguments": args | ({"new_source": source} if source is not None else {})}
+
+
+def start(page: Page, server: JupyterServer, path: str) -> None:
+    """Open the notebook, run the setup cell to its end, then start the prompt cell."""
+    open_notebook(page, server, path)
+    start_cell(page, 0)
+    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells[0]"
+                           ".execution_count !== null", timeout=CARD_TIMEOUT)
+    wait_kernel_idle(page)
+    start_cell(page, 1)
+
+
+def card(page: Page, header: str) -> Locator:
+    found = page.locator(".nbacp-review-card").filter(has=page.locator(".nbacp-card-header", has_text=header))
+    expect(found.locator(".nbacp-card")).to_have_attribute("data-ready", "true", timeout=CARD_TIMEOUT)
+    return found
+
+
+def press(found: Locator, name: str) -> None:
+    found.get_by_role("button", name=name, exact=True).click()
+
+
+def results(page: Page) -> list[Any]:
+    """What the agent received: the MCP result of each call, in order (parallel calls as a list)."""
+    wait_kernel_idle(page)
+    found: list[Any] = run_in_kernel(page, REPORT, None)
+    return found
+
+
+def text(result: dict[str, Any]) -> tuple[bool, str]:
+    body = result["result"]
+    return bool(body.get("isError")), "\n".join(b["text"] for b in body["content"] if b["type"] == "text")
+
+
+def sources(page: Page) -> list[tuple[str, str]]:
+    return [(c["id"], c["source"]) for c in page_cells(page)]
+
+
+def test_insert_edit_reject_then_undo(page: Page, server: JupyterServer) -> None:
+    steps = [{"name": "notebook_read"}, [
+        edit("insert", "{ID1}", "total = sum(revenue)"),
+        edit("replace", "{ID2}", "revenue = [1, 2, 3, 4]"),
+        edit("delete", "{ID3}"),
+    ]]
+    path, ids = write(server, steps, ["revenue = [1, 2, 3]", "print('debug')"])
+    start(page, server, path)
+    assert active_plugins(page, "nbacp:") == ["nbacp:notebook"]
+    insert = card(page, "proposes a new code cell")
+    replace = card(page, f"proposes to change cell {ids[2]}")
+    delete = card(page, f"proposes to delete cell {ids[3]}")
+    press(insert, "Accept")
+    replace.locator("textarea").fill("revenue = [10, 20, 30]")
+    press(replace, "Accept")
+    press(delete, "Reject")
+    read, (inserted, replaced, deleted) = results(page)
+
+    cells = sources(page)
+    new = cells[2][0]
+    before = [(ids[0], SETUP), (ids[1], cells[1][1]), (ids[2], "revenue = [1, 2, 3]"), (ids[3], "print('debug')")]
+    assert cells == [before[0], before[1], (new, "total = sum(revenue)"), (ids[2], "revenue = [10, 20, 30]"),
+                     before[3]]
+    view = json.loads(text(read)[1])
+    assert [c["id"] for c in view["cells"]] == ids and view["prompt_cell_id"] == ids[1]
+    assert text(inserted) == (False, f"Accepted as cell {new} after cell {ids[1]}.")
+    assert text(replaced) == (False, f"Accepted as cell {ids[2]}. The person edited it; the cell's source is "
+                                     "now:\nrevenue = [10, 20, 30]")
+    assert text(deleted) == (True, "Rejected by the person; nothing was changed.")
+
+    cell(page, 0).locator(".jp-InputPrompt").click()
+    page.keyboard.press("Escape")  # command mode
+    page.keyboard.press("Control+z")  # not the notebook's undo in command mode (docs/notebook-edits.md)
+    assert sources(page) == cells
+    page.keyboard.press("z")  # notebook:undo-cell-action: the replace, then the insert
+    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells"
+                           ".some((c) => c.getSource() === 'revenue = [1, 2, 3]')")
+    page.keyboard.press("z")
+    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells.length === 4")
+    assert sources(page) == before
+
+
+def test_a_stale_proposal_is_refused(page: Page, server: JupyterServer) -> None:
+    path, ids = write(server, [{"name": "notebook_read"}, edit("replace", "{ID2}", "revenue = [0]")],
+                      ["revenue = [1, 2, 3]"])
+    start(page, server, path)
+    replace = card(page, f"proposes to change cell {ids[2]}")
+    # the person changes the target cell after the agent read it, while the card is open
+    page.evaluate("""(id) => window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells
+        .find((c) => c.id === id).setSource('revenue = [5, 6]')""", ids[2])
+    press(replace, "Accept")
+    _read, refused = results(page)
+    failed, said = text(refused)
+    assert failed and said.startswith(f"Stale: cell {ids[2]} changed since you read it")
+    assert "nothing was applied" in said
+    assert sources(page)[2:] == [(ids[2], "revenue = [5, 6]")] and len(page_cells(page)) == 3
+
+
+def test_without_the_piece_the_fallback_puts_the_cell_below_the_prompt(page: Page, bare_lab: JupyterServer) -> None:
+    path, ids = write(bare_lab, [{"name": "notebook_read"}, edit("insert", "{ID1}", "total = 6")], ["x = 1"])
+    start(page, bare_lab, path)
+    assert active_plugins(page, "nbacp:") == []
+    insert = card(page, "proposes a new code cell")
+    expect(insert.locator(".nbacp-review-notlive")).to_contain_text("no nbacp front-end piece")
+    press(insert, "Accept")
+    read, queued = results(page)
+    assert text(read)[0] and "no nbacp front-end piece" in text(read)[1]
+    failed, said = text(queued)
+    assert failed and said.startswith("Not applied: queued as IPython's set_next_input") and \
+        "no nbacp front-end piece" in said
+    cells = sources(page)
+    assert [c[1] for c in cells[2:]] == ["total = 6", "x = 1"] and cells[3][0] == ids[2]
+
+
+def test_accept_to_shown_in_the_page(page: Page, lab: JupyterServer) -> None:
+    """Median time from the click on Accept to the new cell shown in the page (reported, never asserted)."""
+    markers = [f"shown_{i} = {i}" for i in range(5)]
+    path, _ids = write(lab, [edit("insert", "{ID1}", m) for m in markers], [])
+    start(page, lab, path)
+    times = []
+    for marker in markers:
+        found = page.locator(".nbacp-review-card").filter(has_text=marker)
+        expect(found.locator(".nbacp-card")).to_have_attribute("data-ready", "true", timeout=CARD_TIMEOUT)
+        page.evaluate("""(marker) => { window.__shown = new Promise((resolve) => {
+            const seen = () => [...document.querySelectorAll('.jp-Cell .jp-InputArea-editor')]
+              .some((e) => e.textContent.trim() === marker);  // not the prompt cell, which names every marker
+            const observer = new MutationObserver(() => {
+              if (seen()) { observer.disconnect(); resolve(performance.now()); } });
+            observer.observe(document.body, {childList: true, subtree: true, characterData: true}); }); }""", marker)
+        button = found.get_by_role("button", name="Accept", exact=True)
+        button.evaluate("(b) => { window.__clicked = performance.now(); b.click(); }")
+        times.append(page.evaluate("async () => (await window.__shown) - window.__clicked"))
+    results(page)
+    print(f"Accept -> cell shown in the page: median {statistics.median(times):.0f} ms of "
+          f"{[round(t) for t in times]}")
+    assert [c["source"] for c in page_cells(page)][2:] == markers[::-1]
