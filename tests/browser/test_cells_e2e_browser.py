@@ -15,7 +15,15 @@ import statistics
 from typing import Any
 
 import pytest
-from browser_support import JupyterServer, active_plugins, cell, open_notebook, start_cell, wait_kernel_idle
+from browser_support import (
+    JupyterServer,
+    active_plugins,
+    cell,
+    open_notebook,
+    run_all_cells,
+    start_cell,
+    wait_kernel_idle,
+)
 from notebook_edit_support import page_cells, run_in_kernel
 from playwright.sync_api import Locator, Page, expect
 from support import TESTS
@@ -189,3 +197,19 @@ def test_accept_to_shown_in_the_page(page: Page, lab: JupyterServer) -> None:
     print(f"Accept -> cell shown in the page: median {statistics.median(times):.0f} ms of "
           f"{[round(t) for t in times]}")
     assert [c["source"] for c in page_cells(page)][2:] == markers[::-1]
+
+
+def test_the_example_notebook_puts_the_demo_agents_cell_in_live(page: Page, server: JupyterServer) -> None:
+    """notebooks/cells.ipynb as a new user runs it: with the piece, the accepted cell is in the notebook
+    (its stored outputs, from nbval without a page, show the fallback instead)."""
+    open_notebook(page, server, "notebooks/cells.ipynb")
+    prompt = [i for i, c in enumerate(page_cells(page)) if c["source"].startswith("result = await session.prompt")]
+    run_all_cells(page)
+    press(card(page, "proposes a new code cell"), "Accept")
+    wait_kernel_idle(page)
+    cells = page_cells(page)
+    proposed = "# proposed by the nbacp demo agent\nsales.describe()"
+    assert cells[prompt[0] + 1]["source"] == proposed
+    said = cell(page, prompt[0] + 3).locator(".jp-OutputArea-output").first
+    expect(said).to_contain_text(f"What happened: Accepted as cell {cells[prompt[0] + 1]['id']} after cell "
+                                 f"{cells[prompt[0]]['id']}.")
