@@ -1,10 +1,11 @@
 """The agent writes into the notebook, end to end, in real JupyterLab 4 and Notebook 7.
 
-The notebook's first cell connects an in-process agent (``McpAcpAgent``, tests/support: a real
-ACP peer that plays an MCP client over the ACP connection and reports every MCP result it
-received) with the default ``tools=nbacp.kernel_tools()``; the second cell is the prompt. The
-agent reads the notebook (``notebook_read``) and proposes cells (``notebook_edit``); the person
-answers the review cards in the page; the notebook is then read from the page's own model.
+The notebook's first cell connects an in-process agent (``notebook_agent``, tests/support: ACP
+Kit with a deterministic FunctionModel, its tools calling nbacp's MCP server over HTTP; it keeps
+every tool result its model received) with the default ``tools=nbacp.kernel_tools()``; the
+second cell is the prompt. The agent reads the notebook (``notebook_read``) and proposes cells
+(``notebook_edit``) by the ids it read; the person answers the review cards in the page; the
+notebook is then read from the page's own model.
 Without nbacp's front-end piece (``bare_lab``) the turn takes the ``set_next_input`` fallback.
 """
 
@@ -29,14 +30,15 @@ from playwright.sync_api import Locator, Page, expect
 from support import TESTS
 
 CARD_TIMEOUT = 60_000
-SETUP = f"""import sys, json
-sys.path.insert(0, {str(TESTS)!r})
+SETUP = """import sys, json
+sys.path.insert(0, {tests!r})
 import nbacp
-from support.mcp_acp_agent import McpAcpAgent
-conn = await nbacp.connect(McpAcpAgent())
+from support.notebook_agent import notebook_agent
+received = []
+conn = await nbacp.connect(notebook_agent({plan!r}, received))
 session = await conn.new_session(tools=nbacp.kernel_tools())"""
-PROMPT = "result = await session.prompt('calls ' + json.dumps(STEPS))"
-REPORT = "print(json.dumps(json.loads(result.text)['results']))"
+PROMPT = "result = await session.prompt('edit the notebook')"
+REPORT = "print(json.dumps(received))"
 
 
 @pytest.fixture(params=["lab", "notebook7"])
@@ -45,24 +47,18 @@ def server(request: pytest.FixtureRequest) -> JupyterServer:
     return found
 
 
-def write(server: JupyterServer, steps: Any, cells: list[str]) -> tuple[str, list[str]]:
-    """The notebook [SETUP, the prompt, *cells]; ``steps`` may name cell ids as ``{0}``, ``{1}``...
-    (known once written). Returns its path and its cell ids."""
-    path = server.write_notebook("cells.ipynb", [SETUP, PROMPT, *cells])
-    file = server.root / path
-    book = json.loads(file.read_text())
-    ids = [c["id"] for c in book["cells"]]
-    filled = json.dumps(steps)
-    for i, cell_id in enumerate(ids):
-        filled = filled.replace(f"{{ID{i}}}", cell_id)
-    book["cells"][1]["source"] = f"STEPS = {filled}\n{PROMPT}"
-    file.write_text(json.dumps(book, indent=1))
-    return path, ids
+def write(server: JupyterServer, plan: list[dict[str, Any]], cells: list[str]) -> tuple[str, list[str], str]:
+    """The notebook [setup, prompt, *cells], the agent's edits ``plan`` (``"cell": <index>`` for
+    the cell id it is to take from its read). Returns its path, its cell ids and the setup's source."""
+    setup = SETUP.format(tests=str(TESTS), plan=plan)
+    path = server.write_notebook("cells.ipynb", [setup, PROMPT, *cells])
+    ids = [c["id"] for c in json.loads((server.root / path).read_text())["cells"]]
+    return path, ids, setup
 
 
-def edit(mode: str, cell_id: str | None, source: str | None = None) -> dict[str, Any]:
-    args = {"notebook_path": "cells.ipynb", "edit_mode": mode, "cell_id": cell_id}
-    return {"name": "notebook_edit", "arguments": args | ({"new_source": source} if source is not None else {})}
+def edit(mode: str, cell: int | None, source: str | None = None) -> dict[str, Any]:
+    return {"edit_mode": mode} | ({"cell": cell} if cell is not None else {}) | (
+        {"new_source": source} if source is not None else {})
 
 
 def start(page: Page, server: JupyterServer, path: str) -> None:
@@ -86,15 +82,14 @@ def press(found: Locator, name: str) -> None:
 
 
 def results(page: Page) -> list[Any]:
-    """What the agent received: the MCP result of each call, in order (parallel calls as a list)."""
+    """What the agent's model received: the read's result, then each edit's, in the plan's order."""
     wait_kernel_idle(page)
     found: list[Any] = run_in_kernel(page, REPORT, None)
     return found
 
 
 def text(result: dict[str, Any]) -> tuple[bool, str]:
-    body = result["result"]
-    return bool(body.get("isError")), "\n".join(b["text"] for b in body["content"] if b["type"] == "text")
+    return bool(result["is_error"]), str(result["text"])
 
 
 def sources(page: Page) -> list[tuple[str, str]]:
@@ -102,12 +97,9 @@ def sources(page: Page) -> list[tuple[str, str]]:
 
 
 def test_insert_edit_reject_then_undo(page: Page, server: JupyterServer) -> None:
-    steps = [{"name": "notebook_read"}, [
-        edit("insert", "{ID1}", "total = sum(revenue)"),
-        edit("replace", "{ID2}", "revenue = [1, 2, 3, 4]"),
-        edit("delete", "{ID3}"),
-    ]]
-    path, ids = write(server, steps, ["revenue = [1, 2, 3]", "print('debug')"])
+    plan = [edit("insert", 1, "total = sum(revenue)"), edit("replace", 2, "revenue = [1, 2, 3, 4]"),
+            edit("delete", 3)]
+    path, ids, setup = write(server, plan, ["revenue = [1, 2, 3]", "print('debug')"])
     start(page, server, path)
     assert active_plugins(page, "nbacp:") == ["nbacp:notebook"]
     insert = card(page, "proposes a new code cell")
@@ -117,11 +109,11 @@ def test_insert_edit_reject_then_undo(page: Page, server: JupyterServer) -> None
     replace.locator("textarea").fill("revenue = [10, 20, 30]")
     press(replace, "Accept")
     press(delete, "Reject")
-    read, (inserted, replaced, deleted) = results(page)
+    read, inserted, replaced, deleted = results(page)
 
     cells = sources(page)
     new = cells[2][0]
-    before = [(ids[0], SETUP), (ids[1], cells[1][1]), (ids[2], "revenue = [1, 2, 3]"), (ids[3], "print('debug')")]
+    before = [(ids[0], setup), (ids[1], PROMPT), (ids[2], "revenue = [1, 2, 3]"), (ids[3], "print('debug')")]
     assert cells == [before[0], before[1], (new, "total = sum(revenue)"), (ids[2], "revenue = [10, 20, 30]"),
                      before[3]]
     view = json.loads(text(read)[1])
@@ -144,8 +136,7 @@ def test_insert_edit_reject_then_undo(page: Page, server: JupyterServer) -> None
 
 
 def test_a_stale_proposal_is_refused(page: Page, server: JupyterServer) -> None:
-    path, ids = write(server, [{"name": "notebook_read"}, edit("replace", "{ID2}", "revenue = [0]")],
-                      ["revenue = [1, 2, 3]"])
+    path, ids, _setup = write(server, [edit("replace", 2, "revenue = [0]")], ["revenue = [1, 2, 3]"])
     start(page, server, path)
     replace = card(page, f"proposes to change cell {ids[2]}")
     # the person changes the target cell after the agent read it, while the card is open
@@ -160,7 +151,7 @@ def test_a_stale_proposal_is_refused(page: Page, server: JupyterServer) -> None:
 
 
 def test_without_the_piece_the_fallback_puts_the_cell_below_the_prompt(page: Page, bare_lab: JupyterServer) -> None:
-    path, ids = write(bare_lab, [{"name": "notebook_read"}, edit("insert", "{ID1}", "total = 6")], ["x = 1"])
+    path, ids, _setup = write(bare_lab, [edit("insert", None, "total = 6")], ["x = 1"])
     start(page, bare_lab, path)
     assert active_plugins(page, "nbacp:") == []
     insert = card(page, "proposes a new code cell")
@@ -178,7 +169,7 @@ def test_without_the_piece_the_fallback_puts_the_cell_below_the_prompt(page: Pag
 def test_accept_to_shown_in_the_page(page: Page, lab: JupyterServer) -> None:
     """Median time from the click on Accept to the new cell shown in the page (reported, never asserted)."""
     markers = [f"shown_{i} = {i}" for i in range(5)]
-    path, _ids = write(lab, [edit("insert", "{ID1}", m) for m in markers], [])
+    path, _ids, _setup = write(lab, [edit("insert", 1, m) for m in markers], [])
     start(page, lab, path)
     times = []
     for marker in markers:
