@@ -9,6 +9,7 @@ tests/browser/test_cells_e2e_browser.py.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import textwrap
 from typing import Any
@@ -91,3 +92,18 @@ def test_outside_a_kernel_the_default_has_no_notebook_tools() -> None:
     import nbacp
 
     assert nbacp.kernel_tools().notebook is None
+
+
+async def test_one_decision_per_turn_shared_by_concurrent_calls() -> None:
+    """Outside a kernel there is no prompt cell id: each turn decides for the fallback, at once."""
+    from nbacp.kernel.next_input import NextInputLink
+    from nbacp.kernel.open_notebook import NO_CELL_ID, OpenNotebook
+
+    book = OpenNotebook()
+    book.turn_started()
+    assert book.chosen is None
+    first, again = await asyncio.gather(book.link(), book.link())
+    assert first is again and book.chosen is first and isinstance(first, NextInputLink)
+    assert not book.live and book.why_not_live == NO_CELL_ID
+    book.turn_started()
+    assert book.chosen is None and await book.link() is not first
