@@ -152,8 +152,8 @@ class KernelHarness:
                 self._cond.wait(min(left, 0.1))
 
     # -- shell ------------------------------------------------------------------------------
-    def _send(self, msg_type: str, content: dict[str, Any]) -> str:
-        msg = self.kc.session.msg(msg_type, content)
+    def _send(self, msg_type: str, content: dict[str, Any], metadata: dict[str, Any] | None = None) -> str:
+        msg = self.kc.session.msg(msg_type, content, metadata=metadata)
         self._send_msg(msg)
         return str(msg["header"]["msg_id"])
 
@@ -163,13 +163,14 @@ class KernelHarness:
             self.kc.shell_channel.send(msg)
 
     def execute(self, code: str, cell_id: str | None = None) -> str:
-        """Send an execute_request without waiting; returns its msg_id. ``cell_id`` goes in its
-        metadata as JupyterLab and Notebook 7 send it (``cellId``)."""
-        content = {"code": code, "silent": False, "store_history": True, "user_expressions": {},
-                   "allow_stdin": False, "stop_on_error": False}
-        msg = self.kc.session.msg("execute_request", content, metadata={} if cell_id is None else {"cellId": cell_id})
-        self._send_msg(msg)
-        return str(msg["header"]["msg_id"])
+        """Send an execute_request without waiting; returns its msg_id. ``cell_id``: the ``cellId``
+        metadata JupyterLab and Notebook 7 send with a cell's request."""
+        return self._send(
+            "execute_request",
+            {"code": code, "silent": False, "store_history": True, "user_expressions": {},
+             "allow_stdin": False, "stop_on_error": False},
+            {"cellId": cell_id} if cell_id is not None else None,
+        )
 
     def open_comm(self, target_name: str, data: dict[str, Any]) -> str:
         """Open a comm from the front end's side (a page that arrives); returns its comm id."""
