@@ -106,6 +106,8 @@ class Session(SessionControls):
             self.header.note(update)
         self.header.prompted(text, [uri for p in parts if (uri := _uri(p.block)) is not None])
         self.header.show()
+        if self.tools is not None:  # here, in the prompt cell: the notebook link notes that cell
+            self.tools.turn_started()
         transcript = Transcript(prompt=f"{text}\n\n{line}" if line else text, updates=log,
                                 session_facts=self.header.note, root=os.path.abspath(self.cwd))
         self.turn = Turn(self, text, transcript, placeholder=placeholder, attachments=parts)

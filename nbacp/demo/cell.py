@@ -19,7 +19,7 @@ from nbacp.demo.explore import dataframes, notebook_server
 
 NO_NOTEBOOK_TOOLS = (
     "I cannot write into your notebook: this session's kernel tools have no notebook_read / "
-    "notebook_edit (start it with `tools=nbacp.kernel_tools(notebook=...)`) and ask again."
+    "notebook_edit (start it with `tools=nbacp.kernel_tools()` in a notebook's kernel) and ask again."
 )
 
 

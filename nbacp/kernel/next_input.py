@@ -26,13 +26,18 @@ class NextInputLink:
     prompt, below the prompt cell, where the front end honours ``set_next_input``.
 
     ``why`` is why the live link is not there (shown with every outcome). Create it while the
-    prompt cell runs: its execution count tells whether that cell is still running later.
+    prompt cell runs, or pass ``prompt_count``, the execution count the shell had then: it tells
+    whether that cell is still running later. ``turn_started`` makes it serve a new prompt cell.
     """
 
-    def __init__(self, why: str, shell: Any = None) -> None:
+    def __init__(self, why: str, shell: Any = None, *, prompt_count: int | None = None) -> None:
         self._why = why
         self._shell = shell if shell is not None else _shell()
-        self._count = getattr(self._shell, "execution_count", None)
+        self._count = prompt_count if prompt_count is not None else execution_count(self._shell)
+        self._queued = False
+
+    def turn_started(self) -> None:
+        self._count = execution_count(self._shell)
         self._queued = False
 
     @property
@@ -44,7 +49,7 @@ class NextInputLink:
         return self._why
 
     async def read(self) -> NotebookView:
-        raise NotebookUnavailableError(f"nbacp cannot read the open notebook: {self._why}")
+        raise NotebookUnavailableError(f"nbacp cannot read the open notebook: {self._why}.")
 
     async def apply(self, edit: CellEdit) -> EditResult:
         def no(reason: str) -> EditResult:
@@ -58,7 +63,7 @@ class NextInputLink:
             return no(f"the source is longer than {LIMITS.source} characters")
         if self._shell is None or getattr(self._shell, "payload_manager", None) is None:
             return no(f"not in an IPython kernel: {COPY}")
-        if getattr(self._shell, "execution_count", None) != self._count:
+        if execution_count(self._shell) != self._count:
             return no(f"the prompt cell has finished, so the cell can no longer arrive below it: {COPY}")
         if self._queued:
             return no(f"one new cell per prompt can arrive this way, and one is queued already: {COPY}")
@@ -72,12 +77,21 @@ class NextInputLink:
         )
 
 
-async def live_or_fallback(link: CommNotebookLink) -> NotebookLink:
+async def live_or_fallback(link: CommNotebookLink, *, prompt_count: int | None = None) -> NotebookLink:
     """``link`` when a page with the front-end piece answers (bounded wait), else the fallback,
-    carrying the reason. Call it while the prompt cell runs (the fallback needs that cell)."""
+    carrying the reason. Call it while the prompt cell runs (the fallback needs that cell), or
+    pass the ``prompt_count`` noted while it ran."""
     if await link.connect():
         return link
-    return NextInputLink(link.why_not_live)
+    return NextInputLink(link.why_not_live, prompt_count=prompt_count)
+
+
+def execution_count(shell: Any = None) -> int | None:
+    """The IPython shell's execution count (``shell``, else the kernel's; None outside one):
+    while a cell runs it is that cell's, and it moves on when the cell ends."""
+    shell = shell if shell is not None else _shell()
+    count = getattr(shell, "execution_count", None)
+    return count if isinstance(count, int) else None
 
 
 def _shell() -> Any:
@@ -88,4 +102,4 @@ def _shell() -> Any:
     return get_ipython()
 
 
-__all__ = ["NextInputLink", "live_or_fallback"]
+__all__ = ["NextInputLink", "execution_count", "live_or_fallback"]

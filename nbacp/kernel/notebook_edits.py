@@ -82,6 +82,11 @@ class NotebookLink(Protocol):
         """Why not, for the card and the agent ("" when live)."""
         ...
 
+    def turn_started(self) -> None:
+        """A turn began: called in the prompt cell, synchronously, before its request is sent, so
+        the link can note what it needs of that cell (its id, its execution count)."""
+        ...
+
     async def read(self) -> NotebookView:
         """The notebook of the prompt cell.
 

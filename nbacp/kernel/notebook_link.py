@@ -89,6 +89,7 @@ class CommNotebookLink:
         self._waiters: dict[str, tuple[asyncio.AbstractEventLoop, asyncio.Future[dict[str, Any]]]] = {}
         self._requests = itertools.count(1)
         self._checked_paths: set[str] = set()
+        self._turn_noted = False
 
     # -- NotebookLink ------------------------------------------------------------------------
     @property
@@ -143,6 +144,13 @@ class CommNotebookLink:
             return EditResult("not_applied", None, None, str(exc))
         return edit_result(reply)
 
+    def turn_started(self) -> None:
+        """Note the prompt cell now, for the whole turn: the turn's tool calls run in tasks of the
+        connection, whose context (ipykernel 7 keeps the parent request in a context variable)
+        holds the request of the cell that connected, not the prompt's."""
+        self.note_prompt()
+        self._turn_noted = True
+
     # -- connection --------------------------------------------------------------------------
     def note_prompt(self, cell_id: str | None = None) -> str | None:
         """Remember the prompt cell (``cell_id``, or the current execute request's) and return it."""
@@ -178,7 +186,7 @@ class CommNotebookLink:
 
     async def _page(self) -> tuple[str, str]:
         """The page to address for the prompt cell, after the cross-checks of "the right notebook"."""
-        cell = self.note_prompt()
+        cell = self.prompt_cell if self._turn_noted else self.note_prompt()
         if cell is None:
             raise NotebookUnavailableError(
                 "the prompt's cell id did not come with its execute request (this front end does not send "

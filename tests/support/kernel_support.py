@@ -151,8 +151,8 @@ class KernelHarness:
                 self._cond.wait(min(left, 0.1))
 
     # -- shell ------------------------------------------------------------------------------
-    def _send(self, msg_type: str, content: dict[str, Any]) -> str:
-        msg = self.kc.session.msg(msg_type, content)
+    def _send(self, msg_type: str, content: dict[str, Any], metadata: dict[str, Any] | None = None) -> str:
+        msg = self.kc.session.msg(msg_type, content, metadata=metadata)
         self._send_msg(msg)
         return str(msg["header"]["msg_id"])
 
@@ -161,12 +161,14 @@ class KernelHarness:
             self._sent.append((msg["header"]["msg_type"], msg["header"]["msg_id"]))
             self.kc.shell_channel.send(msg)
 
-    def execute(self, code: str) -> str:
-        """Send an execute_request without waiting; returns its msg_id."""
+    def execute(self, code: str, cell_id: str | None = None) -> str:
+        """Send an execute_request without waiting; returns its msg_id. ``cell_id``: the ``cellId``
+        metadata JupyterLab and Notebook 7 send with a cell's request."""
         return self._send(
             "execute_request",
             {"code": code, "silent": False, "store_history": True, "user_expressions": {},
              "allow_stdin": False, "stop_on_error": False},
+            {"cellId": cell_id} if cell_id is not None else None,
         )
 
     def run(self, code: str, timeout: float = DEFAULT_TIMEOUT) -> str:

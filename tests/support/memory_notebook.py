@@ -35,6 +35,7 @@ class MemoryNotebook:
         self.closed = False
         self.applied: list[CellEdit] = []
         self.ran: list[str] = []
+        self.turns = 0
         self._ids = itertools.count(1)
 
     @property
@@ -44,6 +45,9 @@ class MemoryNotebook:
     @property
     def why_not_live(self) -> str:
         return "" if self._live else self._why
+
+    def turn_started(self) -> None:
+        self.turns += 1
 
     async def read(self) -> NotebookView:
         if self.closed:

@@ -155,6 +155,11 @@ class KernelToolServer:
         if self.notebook is not None:
             self.notebook.session_id = session_id
 
+    def turn_started(self) -> None:
+        """A turn of the session began (called in its prompt cell): the notebook link notes that cell."""
+        if self.notebook is not None:
+            self.notebook.link.turn_started()
+
     @property
     def namespace(self) -> dict[str, Any]:
         return self.spec.namespace if self.spec.namespace is not None else user_namespace()
