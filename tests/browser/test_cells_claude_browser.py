@@ -1,6 +1,6 @@
 """claude-agent-acp edits the open notebook in real JupyterLab 4 and Notebook 7 (docs/notebook-edits.md,
-'Real agents'): run by the notebook's kernel with ``tools=nbacp.kernel_tools(notebook=link)``,
-against the project's fake Anthropic API, scripted as a model would act: load the deferred MCP
+'Real agents'): run by the notebook's kernel with ``tools=nbacp.kernel_tools()`` (in a kernel: the
+open notebook), against the project's fake Anthropic API, scripted as a model would act: load the deferred MCP
 tools with ``ToolSearch``, ``mcp__notebook__notebook_read``, then one ``mcp__notebook__notebook_edit``
 each to insert, replace and delete, by the ids the read gave. The person, in the page, accepts the
 insert as is, edits and accepts the replace, rejects the delete. The page's notebook model then
@@ -55,6 +55,7 @@ class Model:
     def __init__(self) -> None:
         self.cells: dict[str, str] = {}  # source -> id, as notebook_read gave them
         self.path = ""
+        self.prompt_cell = ""
 
     def __call__(self, fake: FakeModel, body: dict[str, Any]) -> Reply:
         if "Bash" not in fake.offered_tools(body):  # claude's side requests (titles, summaries)
@@ -66,7 +67,7 @@ class Model:
             return Call(READ, {}, id="toolu_read")
         if not self.cells:
             view = json.loads(done["toolu_read"])
-            self.path = view["notebook_path"]
+            self.path, self.prompt_cell = view["notebook_path"], view["prompt_cell_id"]
             self.cells = {c["source"]: c["id"] for c in view["cells"]}
         steps = [
             ("toolu_insert", {"cell_id": self.cells["x = 1"], "new_source": INSERTED, "edit_mode": "insert"}),
@@ -82,15 +83,12 @@ class Model:
 def cells(claude: Path, env: dict[str, str | None], home: Path) -> list[str]:
     setup = textwrap.dedent(f"""
         import nbacp
-        from nbacp.kernel.notebook_link import CommNotebookLink
-        link = CommNotebookLink()
         conn = await nbacp.connect([{str(claude)!r}], env={env!r})
-        session = await conn.new_session({str(home)!r}, tools=nbacp.kernel_tools(notebook=link))
+        session = await conn.new_session({str(home)!r}, tools=nbacp.kernel_tools())
         await session.set_mode("default")  # auto mode asks a classifier the fake cannot answer
         print("READY")
     """)
     prompt = textwrap.dedent("""
-        link.note_prompt()  # this cell's id, from its execute request
         result = await session.prompt("Add a cell that doubles x, set y to 20, drop z.")
         print("DONE", result.stop_reason)
     """)
@@ -146,7 +144,7 @@ def test_claude_proposes_three_edits_and_the_person_decides(
         replace_result = fake.result_for("toolu_replace")
         delete_result = fake.result_for("toolu_delete")
 
-    assert model.path == path
+    assert model.path == path and model.prompt_cell == prompt
     assert [(c["id"], c["source"]) for c in after if c["id"] not in (setup, prompt)] == [
         (x, "x = 1"), (after[2]["id"], INSERTED), (y, EDITED), (z, "z = 3")]
     assert [c["id"] for c in after] == [setup, x, after[2]["id"], y, z, prompt]
