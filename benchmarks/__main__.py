@@ -155,6 +155,14 @@ def run_roundtrip(sizes: list[int], open_cards: int) -> None:
             us = value(bare, ours)
             cells += f"{us:>11,.1f} {100 * us / ours.per_question_us:>6.1f}%"
         print(f"  {label:<46}{cells}")
+    cells = ""
+    for n in sizes:
+        ours = trips[n][1]
+        us = 1e6 * ours.collect / n
+        cells += f"{us:>11,.1f} {100 * us / ours.per_question_us:>6.1f}%"
+    print(f"  {'garbage collection (counted in the rows above)':<46}{cells}")
+    full = ", ".join(f"{trips[n][1].full_collections} at {n}" for n in sizes)
+    print(f"  full collections in the turn: {full} (the answered cards stay in the transcript until it ends)")
 
     mem = roundtrip_memory.memory(open_cards)
     k = mem.k

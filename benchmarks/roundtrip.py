@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -162,6 +163,8 @@ class Trip:
     child_ids: int = 0  # widget ids sent in ``children`` updates (each ~45 bytes of JSON)
     build: float = 0.0  # CPU seconds in FormCard(...) during the turn
     answer: float = 0.0  # CPU seconds in the policy (pick, fill, accept: validation + compose)
+    collect: float = 0.0  # CPU seconds in garbage collection during the turn (any step)
+    full_collections: int = 0  # of those, collections of the oldest generation
 
     @property
     def per_question_us(self) -> float:
@@ -208,7 +211,7 @@ def run_nbacp(n: int) -> Trip:
             if result.stop_reason != "end_turn" or len(result.answers) != n:
                 raise AssertionError(f"nbacp turn: {result!r}, {len(result.answers)} answers")
 
-    with counting_comms() as trip.tally, _counting_children(children), _timing_forms(trip):
+    with counting_comms() as trip.tally, _counting_children(children), _timing_forms(trip), _timing_gc(trip):
         asyncio.run(main())
     mark.release()  # what nbacp leaves behind (see roundtrip_memory) must not slow the next run down
     trip.answered, trip.child_ids = check_accepts(agent, n), children[0]
@@ -232,6 +235,25 @@ def _timing_forms(trip: Trip) -> Iterator[None]:
         yield
     finally:
         setattr(widgets_module, "FormCard", FormCard)  # noqa: B010
+
+
+@contextlib.contextmanager
+def _timing_gc(trip: Trip) -> Iterator[None]:
+    """Adds the CPU time of every garbage collection to ``trip.collect`` (and counts full ones)."""
+    started = [0.0]
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[0] = time.process_time()
+            return
+        trip.collect += time.process_time() - started[0]
+        trip.full_collections += info["generation"] == 2
+
+    gc.callbacks.append(callback)
+    try:
+        yield
+    finally:
+        gc.callbacks.remove(callback)
 
 
 @contextlib.contextmanager

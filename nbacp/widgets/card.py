@@ -18,6 +18,7 @@ in its place and closes it (docs/notebooks.md, 'What a card costs').
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Generator, Mapping
@@ -65,6 +66,12 @@ class Card(QuickState, anywidget.AnyWidget, Generic[T]):
 
     _unopened = False  # made with opened=False and its page model not opened yet
 
+    @traitlets.default("_anywidget_id")
+    def _own_id(self) -> str:
+        # What anywidget sets on every instance (module.Class): as the default, its add_traits
+        # finds it already there and sets nothing (one trait change less per card).
+        return f"{type(self).__module__}.{type(self).__name__}"
+
     def __init__(
         self, spec: Mapping[str, Any], draft: Mapping[str, Any] | None = None, *, opened: bool = True, **kwargs: Any
     ) -> None:
@@ -79,7 +86,13 @@ class Card(QuickState, anywidget.AnyWidget, Generic[T]):
         if "code" not in kwargs and self._esm == card_code.CARD_STUB:
             kwargs["code"] = f"anywidget:{card_code.card_code().model_id}"
         kwargs.setdefault("layout", shared.layout())
-        super().__init__(spec=dict(spec), draft=dict(draft or {}), **kwargs)
+        # The starting state is set before ipywidgets' __init__, once: given to it as keyword
+        # arguments, traitlets sets each one twice (again after cross-validation, in
+        # hold_trait_notifications), and before __init__ there is no page model to tell.
+        for name, value in (("spec", dict(spec)), ("draft", dict(draft or {})), *kwargs.items()):
+            if self.has_trait(name):
+                self.set_trait(name, value)
+        super().__init__(**{name: value for name, value in kwargs.items() if not self.has_trait(name)})
         self._lock = threading.RLock()  # front-end messages may run on a kernel subshell thread
         self._response: T | None = None
         self._resolved = False
@@ -114,6 +127,14 @@ class Card(QuickState, anywidget.AnyWidget, Generic[T]):
     def close(self) -> None:
         self._unopened = False  # a closed card never opens again
         super().close()
+
+    def hold_sync(self) -> contextlib.AbstractContextManager[None]:
+        """ipywidgets' batching of state updates; nothing to batch before the page model opens
+        (its comm open carries the state as it is then), so an unopened card holds nothing.
+        A card opened inside such a hold sends each later change on its own."""
+        if self._unopened:
+            return contextlib.nullcontext()
+        return super().hold_sync()  # type: ignore[no-any-return]
 
     def add_traits(self, **traits: Any) -> None:
         """Set traits this class already declares; add (with a new class) only unknown ones."""
@@ -299,7 +320,8 @@ class Card(QuickState, anywidget.AnyWidget, Generic[T]):
             kind = self.spec.get("kind")
             self.spec = {"kind": kind} if isinstance(kind, str) else {}  # the page keeps its card's class
             self.draft = {}
-            self.errors = {}
+            if self.errors:
+                self.errors = {}
             self.phase = ANSWERED
         self._release()
         callbacks, self._on_settle = self._on_settle, _NONE

@@ -205,12 +205,11 @@ class FormCard(Card[ElicitationResponse]):
                 self.observe(self._on_draft, names="draft")
             return False
         content = self.form.content(values)
-        self.errors = {}
-        self._typed = self._typed_answers(self.form.shown(content))  # secrets redacted (docs/agents.md)
+        if self.errors:
+            self.errors = {}
         summary = "Accepted: " + self._describe(content) if content else "Accepted with no answers."
         return self._resolve(AcceptElicitationResponse(action="accept", content=content), summary)
 
-    _typed: list[tuple[str, Any, str | None, str]] | None = None
     _live_errors = False  # the draft observer is on (after a refused accept)
 
     def _cancel_response(self) -> ElicitationResponse:
@@ -238,9 +237,12 @@ class FormCard(Card[ElicitationResponse]):
 
     def recorded_answers(self, kind: str, question: str) -> list[CardAnswer]:
         """One answer per question when accepted, each with its own title; else one for the form."""
-        typed = getattr(self, "_typed", None)
-        if typed is None or not isinstance(self.response, AcceptElicitationResponse):
+        # Read from the response the card keeps (``_kept``: secrets already redacted, docs/agents.md)
+        # when asked, not kept beside it: an answered card stays in the transcript for the whole turn.
+        response = self.response
+        if not isinstance(response, AcceptElicitationResponse):
             return super().recorded_answers(kind, question or self.message)
+        typed = self._typed_answers(response.content or {})
         return [CardAnswer(kind, title, "accept", value, custom, line) for title, value, custom, line in typed]
 
     def _typed_answers(self, content: dict[str, WireValue]) -> list[tuple[str, Any, str | None, str]]:
