@@ -107,7 +107,10 @@ class NotebookTools:
             raise _NotApplied(
                 f"Cell {cell_id} holds the person's running prompt: it cannot be "
                 f"{'deleted' if mode == 'delete' else 'replaced'}. Insert a new cell instead. Nothing was applied.")
-        question = f"notebook_edit: {mode} {'after ' if mode == 'insert' else ''}cell {cell_id or '(top)'}"
+        if view is None:  # the fallback places a new cell below the prompt cell, whatever was asked
+            question = "notebook_edit: insert a new cell (below the prompt cell, where the front end allows)"
+        else:
+            question = f"notebook_edit: {mode} {'after ' if mode == 'insert' else ''}cell {cell_id or '(top)'}"
         expected: str | None = None
         if mode != "insert":
             assert target is not None and cell_id is not None
@@ -199,7 +202,9 @@ class NotebookTools:
         try:
             return await self.link.read()
         except NbacpError as exc:
-            raise _NotApplied(f"The notebook cannot be reached: {exc} Nothing was applied.") from None
+            reason = str(exc).rstrip()
+            end = "" if reason.endswith((".", "!", "?")) else "."
+            raise _NotApplied(f"The notebook cannot be reached: {reason}{end} Nothing was applied.") from None
 
 
 def _edit_args(args: dict[str, Any]) -> tuple[EditMode, str | None, str, CellType | None]:
