@@ -11,11 +11,10 @@ outcome, word for word: what the notebook really holds now, never what the agent
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from pydantic_acp import AcpSessionContext
 
-from nbacp.demo.explore import dataframes, notebook_server
+from nbacp.demo.explore import dataframes, notebook_server, notebook_tools, tool_text
 
 NO_NOTEBOOK_TOOLS = (
     "I cannot write into your notebook: this session's kernel tools have no notebook_read / "
@@ -31,35 +30,23 @@ def proposed_source(listing: str) -> str:
     return "# proposed by the nbacp demo agent\nprint('Hello from the demo agent')"
 
 
-def _text(result: Any) -> str:
-    return "\n".join(getattr(block, "text", "") for block in result.content if getattr(block, "type", "") == "text")
-
-
 async def propose_cell(deps: AcpSessionContext) -> str:
     """Read the notebook, propose one cell after the prompt's, report the true outcome."""
-    import httpx2
-    from mcp import Client
-    from mcp.client.streamable_http import streamable_http_client
-
     server = notebook_server(deps)
     if server is None:
         return NO_NOTEBOOK_TOOLS
-    headers = {str(k): str(v) for k, v in dict(server.get("headers") or {}).items()}
-    async with (
-        httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=None)) as http,
-        Client(streamable_http_client(str(server["url"]), http_client=http)) as mcp,
-    ):
+    async with notebook_tools(server) as mcp:
         names = [tool.name for tool in (await mcp.list_tools()).tools]
         if "notebook_edit" not in names:
             return NO_NOTEBOOK_TOOLS
         read = await mcp.call_tool("notebook_read", {})
         # Unreadable (no page with nbacp's front-end piece): a new cell may still go in another way.
-        view = {} if read.is_error else json.loads(_text(read))
-        source = proposed_source(_text(await mcp.call_tool("list_variables", {})))
+        view = {} if read.is_error else json.loads(tool_text(read))
+        source = proposed_source(tool_text(await mcp.call_tool("list_variables", {})))
         anchor = view.get("prompt_cell_id")
         arguments = {"notebook_path": view.get("notebook_path", "this notebook"), "new_source": source,
                      "edit_mode": "insert", "cell_type": "code", **({"cell_id": anchor} if anchor else {})}
         result = await mcp.call_tool("notebook_edit", arguments)
         where = f"after cell {anchor}" if anchor else "below your prompt"
-        unread = f"I could not read your notebook ({_text(read)})\n" if read.is_error else ""
-        return f"{unread}I proposed a new cell {where}:\n{source}\n\nWhat happened: {_text(result)}"
+        unread = f"I could not read your notebook ({tool_text(read)})\n" if read.is_error else ""
+        return f"{unread}I proposed a new cell {where}:\n{source}\n\nWhat happened: {tool_text(result)}"

@@ -8,11 +8,16 @@ with one line of pandas (or polars), which the notebook runs only if the person 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
 
 from acp.schema import McpCapabilities
 from pydantic_acp import AcpSessionContext, ChoiceElicitationAccepted, ElicitationChoice
 from pydantic_acp.bridges import CapabilityBridge
+
+if TYPE_CHECKING:
+    from mcp import Client
 
 SERVER_NAME = "notebook"  # the name nbacp gives its kernel tools server
 QUESTION = "Which DataFrame should I look at?"
@@ -37,6 +42,27 @@ def notebook_server(deps: AcpSessionContext) -> dict[str, Any] | None:
     return None
 
 
+@asynccontextmanager
+async def notebook_tools(server: dict[str, Any]) -> AsyncIterator[Client]:
+    """An ``mcp`` SDK client on the kernel tools server ``server`` (from ``notebook_server``),
+    with the headers the notebook gave for it; no read timeout, as a tool waits on the person."""
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    headers = {str(k): str(v) for k, v in dict(server.get("headers") or {}).items()}
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=None)) as http,
+        Client(streamable_http_client(str(server["url"]), http_client=http)) as mcp,
+    ):
+        yield mcp
+
+
+def tool_text(result: Any) -> str:
+    """The text blocks of an MCP tool result, joined: what the tool said."""
+    return "\n".join(getattr(block, "text", "") for block in result.content if getattr(block, "type", "") == "text")
+
+
 def dataframes(listing: str) -> list[tuple[str, str, str]]:
     """(name, library, shape) of every DataFrame in a ``list_variables`` answer."""
     found = []
@@ -53,26 +79,14 @@ def one_line(name: str, library: str) -> str:
     return f"{name}.null_count()" if library == "polars" else f"{name}.isna().sum()"
 
 
-def _text(result: Any) -> str:
-    return "\n".join(getattr(block, "text", "") for block in result.content if getattr(block, "type", "") == "text")
-
-
 async def explore_notebook(deps: AcpSessionContext) -> str:
     """List the variables, ask which DataFrame, ask to run one line on it, report what came back."""
-    import httpx2
-    from mcp import Client
-    from mcp.client.streamable_http import streamable_http_client
-
     server = notebook_server(deps)
     if server is None:
         return NO_TOOLS
-    headers = {str(k): str(v) for k, v in dict(server.get("headers") or {}).items()}
     lines: list[str] = []
-    async with (
-        httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=None)) as http,
-        Client(streamable_http_client(str(server["url"]), http_client=http)) as mcp,
-    ):
-        listing = _text(await mcp.call_tool("list_variables", {}))
+    async with notebook_tools(server) as mcp:
+        listing = tool_text(await mcp.call_tool("list_variables", {}))
         lines += ["Your notebook has:", *(f"  {line}" for line in listing.splitlines())]
         frames = dataframes(listing)
         if not frames:
@@ -86,7 +100,7 @@ async def explore_notebook(deps: AcpSessionContext) -> str:
         code = one_line(name, library)
         lines.append(f"You picked {name}. I asked to run: {code}")
         result = await mcp.call_tool("run_python", {"code": code})
-        output = _text(result)
+        output = tool_text(result)
         if result.is_error:
             return "\n".join([*lines, f"It did not run: {output}"])
         return "\n".join([*lines, "Nulls per column:", output])

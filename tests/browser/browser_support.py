@@ -259,6 +259,25 @@ def screenshot(page: Page, directory: Path, name: str) -> Path:
     return target
 
 
+def save_shot(card: Locator, directory: Path, name: str) -> Path:
+    """A screenshot of ``card`` in ``directory``, copied to ``$NBACP_SCREENSHOTS`` when that is set
+    (the docs' pictures)."""
+    target = directory / f"{name}.png"
+    card.screenshot(path=str(target))
+    wanted = os.environ.get("NBACP_SCREENSHOTS")
+    if wanted:
+        Path(wanted).mkdir(parents=True, exist_ok=True)
+        shutil.copy(target, Path(wanted) / target.name)
+    return target
+
+
+def set_theme(page: Page, theme: str, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> None:
+    """Switch JupyterLab to ``theme`` and wait until the page shows it."""
+    page.evaluate("(t) => window.jupyterapp.commands.execute('apputils:change-theme', {theme: t})", theme)
+    page.wait_for_function("(t) => document.body.dataset.jpThemeName === t", arg=theme, timeout=timeout_ms,
+                           polling=100)
+
+
 def active_plugins(page: Page, prefix: str) -> list[str]:
     """Activated front-end plugins whose id starts with ``prefix`` (proves an extension loaded)."""
     result: list[str] = page.evaluate(

@@ -63,6 +63,13 @@ def bare_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServer
     yield from _server("bare", tmp_path_factory, nbacp_extension=False)
 
 
+@pytest.fixture(params=["lab", "notebook7"])
+def server(request: pytest.FixtureRequest) -> JupyterServer:
+    """Each of JupyterLab 4 and Notebook 7 in turn, for a test that must hold in both."""
+    found: JupyterServer = request.getfixturevalue(request.param)
+    return found
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """Chromium per test module: sync Playwright marks an asyncio loop as running in this

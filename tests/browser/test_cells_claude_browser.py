@@ -36,12 +36,6 @@ PROPOSED = "y = 20"
 EDITED = "y = 200  # the person's version"
 
 
-@pytest.fixture(params=["lab", "notebook7"])
-def server(request: pytest.FixtureRequest) -> JupyterServer:
-    found: JupyterServer = request.getfixturevalue(request.param)
-    return found
-
-
 @pytest.fixture(scope="module")
 def claude() -> Path:
     """claude-agent-acp, installed by ``make real-agents`` (a no-op when cached)."""

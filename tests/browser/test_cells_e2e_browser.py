@@ -15,7 +15,6 @@ import json
 import statistics
 from typing import Any
 
-import pytest
 from browser_support import (
     JupyterServer,
     active_plugins,
@@ -39,12 +38,6 @@ conn = await nbacp.connect(notebook_agent({plan!r}, received))
 session = await conn.new_session(tools=nbacp.kernel_tools())"""
 PROMPT = "result = await session.prompt('edit the notebook')"
 REPORT = "print(json.dumps(received))"
-
-
-@pytest.fixture(params=["lab", "notebook7"])
-def server(request: pytest.FixtureRequest) -> JupyterServer:
-    found: JupyterServer = request.getfixturevalue(request.param)
-    return found
 
 
 def write(server: JupyterServer, plan: list[dict[str, Any]], cells: list[str]) -> tuple[str, list[str], str]:

@@ -11,13 +11,19 @@ the checked-in ones: docs/consent-cards.md, 'Screenshots').
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import textwrap
 from pathlib import Path
 from typing import Any
 
-from browser_support import JupyterServer, open_notebook, output_area, run_all_cells, wait_kernel_idle
+from browser_support import (
+    JupyterServer,
+    open_notebook,
+    output_area,
+    run_all_cells,
+    save_shot,
+    set_theme,
+    wait_kernel_idle,
+)
 from playwright.sync_api import Locator, Page, Route, expect
 
 CARD_TIMEOUT = 30_000
@@ -164,23 +170,6 @@ OVERFLOW = """(area) => {
 def overflowing(area: Locator) -> list[str]:
     found: list[str] = area.evaluate(OVERFLOW)
     return found
-
-
-def set_theme(page: Page, theme: str) -> None:
-    page.evaluate("(t) => window.jupyterapp.commands.execute('apputils:change-theme', {theme: t})", theme)
-    page.wait_for_function(
-        "(t) => document.body.dataset.jpThemeName === t", arg=theme, timeout=CARD_TIMEOUT, polling=100
-    )
-
-
-def save_shot(card: Locator, tmp_path: Path, name: str) -> Path:
-    target = tmp_path / f"{name}.png"
-    card.screenshot(path=str(target))
-    wanted = os.environ.get("NBACP_SCREENSHOTS")
-    if wanted:
-        Path(wanted).mkdir(parents=True, exist_ok=True)
-        shutil.copy(target, Path(wanted) / target.name)
-    return target
 
 
 def test_permission_cards_show_what_runs_and_answer_the_clicked_option(lab: JupyterServer, page: Page) -> None:

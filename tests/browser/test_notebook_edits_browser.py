@@ -8,19 +8,12 @@ import statistics
 import time
 from pathlib import Path
 
-import pytest
 from browser_support import JupyterServer, active_plugins, open_notebook
 from notebook_edit_support import SETUP, edit_code, page_cells, run_in_kernel
 from playwright.sync_api import Browser, Page
 
 SOURCES = ["a = 1", "b = 2", "c = 3"]
 SCREENSHOTS = Path("/tmp")
-
-
-@pytest.fixture(params=["lab", "notebook7"])
-def server(request: pytest.FixtureRequest) -> JupyterServer:
-    found: JupyterServer = request.getfixturevalue(request.param)
-    return found
 
 
 def _open(page: Page, server: JupyterServer, path: str | None = None) -> list[dict[str, str]]:

@@ -100,16 +100,23 @@ def datasets(form: Locator) -> Locator:
     return form.locator(".nbacp-cc").filter(has=form.page.locator(".nbacp-cc-title", has_text="Datasets"))
 
 
-def start_quick(page: Page, server: JupyterServer, kernel: KernelSocket) -> str:
-    """Open a fresh notebook, run the turn, tick Orders and type Other; returns the notebook's path.
-
-    Returns once the kernel echoed the typed text: the draft is in the kernel, not held in the page."""
-    path = server.write_notebook("reload.ipynb", CELLS)
+def start_prompt(page: Page, server: JupyterServer, name: str, cells: list[str]) -> str:
+    """Open a new notebook ``name`` of ``cells``, run the setup cell, then start the prompt cell;
+    returns the notebook's path."""
+    path = server.write_notebook(name, cells)
     show_notebook(page, server, path)
     wait_kernel_idle(page, TURN_TIMEOUT)
     start_cell(page, 0)
     wait_kernel_idle(page, TURN_TIMEOUT)
     start_cell(page, PROMPT_CELL)
+    return path
+
+
+def start_quick(page: Page, server: JupyterServer, kernel: KernelSocket) -> str:
+    """Open a fresh notebook, run the turn, tick Orders and type Other; returns the notebook's path.
+
+    Returns once the kernel echoed the typed text: the draft is in the kernel, not held in the page."""
+    path = start_prompt(page, server, "reload.ipynb", CELLS)
     choice = datasets(quick_card(page))
     choice.get_by_role("checkbox", name="Orders").click()
     kernel.echoed(TYPED, lambda: choice.get_by_role("textbox").press_sequentially(TYPED, delay=10))
@@ -156,25 +163,29 @@ def expect_agent_report(page: Page, wanted: str) -> None:
     expect(output_area(page, REPORT_CELL)).to_contain_text(wanted, timeout=TURN_TIMEOUT)
 
 
-def test_saved_reload(lab: JupyterServer, page: Page, tmp_path: Path) -> None:
-    path = start_quick(page, lab, KernelSocket(page))
-    save(page)
-    page.reload()
-    wait_current(page, path)
+def answer_to_the_end(page: Page) -> None:
+    """In ``page``, answer the card kept with its draft; the record and the agent's report follow there."""
     answer_kept_draft(page)
     expect_turn_end(page)
     expect_agent_report(page, ANSWERED)
+
+
+def saved_reload(page: Page, server: JupyterServer) -> None:
+    """Start the turn, tick and type, save, reload; back at the notebook, answer to the turn's end."""
+    path = start_quick(page, server, KernelSocket(page))
+    save(page)
+    page.reload()
+    wait_current(page, path)
+    answer_to_the_end(page)
+
+
+def test_saved_reload(lab: JupyterServer, page: Page, tmp_path: Path) -> None:
+    saved_reload(page, lab)
     screenshot(page, tmp_path, "saved-reload")
 
 
 def test_saved_reload_in_notebook7(notebook7: JupyterServer, page: Page, tmp_path: Path) -> None:
-    path = start_quick(page, notebook7, KernelSocket(page))
-    save(page)
-    page.reload()
-    wait_current(page, path)
-    answer_kept_draft(page)
-    expect_turn_end(page)
-    expect_agent_report(page, ANSWERED)
+    saved_reload(page, notebook7)
     screenshot(page, tmp_path, "saved-reload-notebook7")
 
 
@@ -185,9 +196,7 @@ def test_close_and_reopen(lab: JupyterServer, page: Page) -> None:
     page.wait_for_function("(path) => !document.querySelector('.jp-NotebookPanel')", arg=path, timeout=TURN_TIMEOUT)
     page.evaluate("(path) => { window.jupyterapp.commands.execute('docmanager:open', {path}); }", path)
     wait_current(page, path)
-    answer_kept_draft(page)
-    expect_turn_end(page)
-    expect_agent_report(page, ANSWERED)
+    answer_to_the_end(page)
 
 
 def test_second_tab(lab: JupyterServer, page: Page, tmp_path: Path) -> None:
@@ -210,9 +219,7 @@ def test_websocket_reconnect(lab: JupyterServer, page: Page) -> None:
         "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.connectionStatus === 'connected'",
         timeout=TURN_TIMEOUT,
     )
-    answer_kept_draft(page)
-    expect_turn_end(page)
-    expect_agent_report(page, ANSWERED)
+    answer_to_the_end(page)
 
 
 def unsaved_reload(page: Page, server: JupyterServer) -> str:
@@ -289,18 +296,20 @@ def test_unsaved_reload_without_the_piece_the_stop_button_cancels(bare_lab: Jupy
     expect(output_area(page, STOPPED_CELL)).to_have_text("cancelled False\n", timeout=TURN_TIMEOUT)
 
 
+def start_full_saved(page: Page, server: JupyterServer, name: str) -> str:
+    """Start the demo's ``full`` turn in a new notebook ``name``; at its first question, save.
+    Returns the notebook's path."""
+    path = start_prompt(page, server, name, [SETUP, 'full = await session.prompt("full")'])
+    env = output_area(page, PROMPT_CELL).locator(".nbacp-form").filter(has_text="Which environment")
+    expect(env).to_have_count(1, timeout=TURN_TIMEOUT)
+    save(page)
+    return path
+
+
 def test_saved_reload_later_cards_and_messages_come_to_the_reloaded_page(lab: JupyterServer, page: Page) -> None:
     """The reload happens at the turn's first question; everything after it (three more cards,
     the tool call's end, the agent's reply, the record) appears only in the reloaded page."""
-    path = lab.write_notebook("full.ipynb", [SETUP, 'full = await session.prompt("full")'])
-    show_notebook(page, lab, path)
-    wait_kernel_idle(page, TURN_TIMEOUT)
-    start_cell(page, 0)
-    wait_kernel_idle(page, TURN_TIMEOUT)
-    start_cell(page, PROMPT_CELL)
-    out = output_area(page, PROMPT_CELL)
-    expect(out.locator(".nbacp-form").filter(has_text="Which environment")).to_have_count(1, timeout=TURN_TIMEOUT)
-    save(page)
+    path = start_full_saved(page, lab, "full.ipynb")
     page.reload()
     wait_current(page, path)
     out = output_area(page, PROMPT_CELL)
@@ -331,16 +340,9 @@ def test_saved_reload_later_cards_and_messages_come_to_the_reloaded_page(lab: Ju
 def test_two_tabs_share_the_draft_and_one_answer(lab: JupyterServer, page: Page) -> None:
     """Two views of one card: a pick in one tab shows in the other; the answer given in the second
     tab shows as answered in the first while the turn goes on; the next card shows in both."""
-    path = lab.write_notebook("tabs.ipynb", [SETUP, 'full = await session.prompt("full")'])
-    show_notebook(page, lab, path)
-    wait_kernel_idle(page, TURN_TIMEOUT)
-    start_cell(page, 0)
-    wait_kernel_idle(page, TURN_TIMEOUT)
-    start_cell(page, PROMPT_CELL)
+    path = start_full_saved(page, lab, "tabs.ipynb")
     first_out = output_area(page, PROMPT_CELL)
     env = first_out.locator(".nbacp-form").filter(has_text="Which environment")
-    expect(env).to_have_count(1, timeout=TURN_TIMEOUT)
-    save(page)
     second = page.context.new_page()
     show_notebook(second, lab, path)
     second_out = output_area(second, PROMPT_CELL)

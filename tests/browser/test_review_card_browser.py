@@ -9,14 +9,12 @@ cards' screenshots, light and dark, there.
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import JupyterServer, open_notebook, output_area, run_all_cells
+from browser_support import JupyterServer, open_notebook, output_area, run_all_cells, save_shot, set_theme
 from playwright.sync_api import Locator, Page, expect
 
 CARD_TIMEOUT = 30_000
@@ -57,21 +55,6 @@ def ready(card: Locator) -> Locator:
 
 def expect_probe(page: Page, name: str, wanted: Any) -> None:
     expect(page.locator(f".probe-{name}")).to_have_text(json.dumps(wanted, sort_keys=True), timeout=CARD_TIMEOUT)
-
-
-def set_theme(page: Page, theme: str) -> None:
-    page.evaluate("(t) => window.jupyterapp.commands.execute('apputils:change-theme', {theme: t})", theme)
-    page.wait_for_function("(t) => document.body.dataset.jpThemeName === t", arg=theme, timeout=CARD_TIMEOUT,
-                           polling=100)
-
-
-def save_shot(card: Locator, tmp_path: Path, name: str) -> None:
-    target = tmp_path / f"{name}.png"
-    card.screenshot(path=str(target))
-    wanted = os.environ.get("NBACP_SCREENSHOTS")
-    if wanted:
-        Path(wanted).mkdir(parents=True, exist_ok=True)
-        shutil.copy(target, Path(wanted) / target.name)
 
 
 def open_cards(lab: JupyterServer, page: Page) -> list[Locator]:
