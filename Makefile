@@ -37,7 +37,7 @@ setup: $(STAMP) labextension
 # labextension develop` does), so JupyterLab serves what was built last.
 LABEXT := nbacp/labextension/package.json
 LABEXT_LINK := $(VENV)/share/jupyter/labextensions/nbacp
-$(LABEXT): labextension/package.json labextension/package-lock.json labextension/tsconfig.json labextension/build.mjs $(wildcard labextension/src/*.ts)
+$(LABEXT): labextension/package.json labextension/package-lock.json labextension/tsconfig.json labextension/build.mjs $(wildcard labextension/src/*.ts) $(wildcard labextension/schema/*.json)
 	cd labextension && npm ci --no-audit --no-fund --loglevel=error && npm run build
 	@touch $@
 
