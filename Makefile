@@ -65,9 +65,10 @@ $(JS_DEPS): js/package.json js/package-lock.json
 	cd js && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-# Python: ruff and mypy --strict; JavaScript: tsc --noEmit on js/src's JSDoc types (js/tsconfig.json) and on
+# Python: ruff's formatter (check only: `ruff format` rewrites), ruff's linter and mypy --strict; JavaScript: tsc --noEmit on js/src's JSDoc types (js/tsconfig.json) and on
 # the front-end piece's TypeScript (labextension/tsconfig.json).
 lint: $(STAMP) $(JS_DEPS) $(LABEXT)
+	$(BIN)/ruff format --check nbacp tests benchmarks
 	$(BIN)/ruff check nbacp tests benchmarks
 	$(BIN)/mypy
 	cd js && npm run typecheck
