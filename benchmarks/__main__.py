@@ -24,9 +24,21 @@ from benchmarks import (
 )
 
 BENCHMARKS = ("streaming", "roundtrip", "patterns", "budgets", "cards", "turn-memory", "browser", "notebook-edits")
-QUICK = {"sizes": [200, 1_000], "budget": 1.0, "questions": [10, 30], "open_cards": 10, "cards": 5,
-         "answered": 50, "chunks": [2_000], "browser_cards": 3, "browser_chunks": 500,
-         "pattern_fields": [20], "pattern_count": [10], "stall_scale": 0.05, "edit_rounds": 3}
+QUICK = {
+    "sizes": [200, 1_000],
+    "budget": 1.0,
+    "questions": [10, 30],
+    "open_cards": 10,
+    "cards": 5,
+    "answered": 50,
+    "chunks": [2_000],
+    "browser_cards": 3,
+    "browser_chunks": 500,
+    "pattern_fields": [20],
+    "pattern_count": [10],
+    "stall_scale": 0.05,
+    "edit_rounds": 3,
+}
 
 
 def main() -> None:
@@ -128,7 +140,8 @@ def run_roundtrip(sizes: list[int], open_cards: int) -> None:
         for trip in (bare, plain[n], ours):
             traffic = (
                 f"{trip.tally.messages / n:>9.1f} {trip.tally.bytes // n:>9,} {trip.child_ids / n:>12,.1f}"
-                if trip is ours or trip is bare else f"{'':>9} {'':>9} {'':>12}"
+                if trip is ours or trip is bare
+                else f"{'':>9} {'':>9} {'':>12}"
             )
             print(
                 f"{n:>9} {trip.client:<13} {trip.cpu:>7.2f} {trip.per_question_us:>9.1f} {traffic} "
@@ -141,8 +154,10 @@ def run_roundtrip(sizes: list[int], open_cards: int) -> None:
             print(f"  {client:<9} {of(large).per_question_us / of(small).per_question_us:.2f}")
 
     parse, validate = roundtrip.parse_us(1_000), roundtrip.validate_us(1_000)
-    print("\nbreakdown of the timed turn's us/q (its timing wraps cost CPU of their own, so its total exceeds the\n"
-          "untimed best of 3 that gives the ratio; parse and validation alone, 1,000 calls each)")
+    print(
+        "\nbreakdown of the timed turn's us/q (its timing wraps cost CPU of their own, so its total exceeds the\n"
+        "untimed best of 3 that gives the ratio; parse and validation alone, 1,000 calls each)"
+    )
     print(f"  {'':<46}" + "".join(f"{f'{n} questions':>19}" for n in sizes))
     rows: list[tuple[str, Callable[[roundtrip.Trip, roundtrip.Trip], float]]] = [
         ("FormCard(...): parse + widgets", lambda b, o: 1e6 * o.build / o.n),

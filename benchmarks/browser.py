@@ -72,8 +72,7 @@ CATCH_UP = 90.0
 CARDS = {
     "nbacp": "display(widgets.VBox([nbacp.FormCard(MESSAGE, choice_schema()) for _ in range({n})]))",
     "hand-written": "display(widgets.VBox([hand(hand_written_choice) for _ in range({n})]))",
-    "nbacp 12 fields": "display(widgets.VBox([nbacp.FormCard(MESSAGE, twelve_field_schema()) "
-                       "for _ in range({n})]))",
+    "nbacp 12 fields": "display(widgets.VBox([nbacp.FormCard(MESSAGE, twelve_field_schema()) for _ in range({n})]))",
     "hand 12 fields": "display(widgets.VBox([hand(hand_written_form) for _ in range({n})]))",
 }
 FORMS = ("nbacp 12 fields", "hand 12 fields")
@@ -190,11 +189,15 @@ def _cards(support: Any, server: Any, browser: Any, view: str, cell: str, n: int
         _run_last_cell(page)
         page.wait_for_function(
             "([sel, n]) => [...document.querySelectorAll(sel)].filter((e) => e.offsetHeight > 0).length >= n",
-            arg=[selector, n], timeout=300_000,
+            arg=[selector, n],
+            timeout=300_000,
         )
         seconds = time.perf_counter() - start
-        nodes = page.evaluate("(sel) => [...document.querySelectorAll(sel)].reduce("
-                              "(sum, e) => sum + e.querySelectorAll('*').length + 1, 0)", selector)
+        nodes = page.evaluate(
+            "(sel) => [...document.querySelectorAll(sel)].reduce("
+            "(sum, e) => sum + e.querySelectorAll('*').length + 1, 0)",
+            selector,
+        )
         server.shutdown_kernels()
         return CardRun(view, n, seconds, nodes / n)
     finally:
@@ -225,22 +228,30 @@ def _stream(support: Any, server: Any, browser: Any, view: str, cell: str, n: in
 
 def report(cards: int, chunks: int) -> None:
     card_runs, stream_runs = run(cards, chunks)
-    print(f"browser (JupyterLab + chromium): {cards} one-question cards, {max(1, cards // 2)} twelve-field forms, "
-          "one cell each; x = against the same questions written by hand")
+    print(
+        f"browser (JupyterLab + chromium): {cards} one-question cards, {max(1, cards // 2)} twelve-field forms, "
+        "one cell each; x = against the same questions written by hand"
+    )
     print(f"  {'view':<16} {'cards':>6} {'visible s':>10} {'DOM nodes/card':>15} {'time x':>7} {'nodes x':>8}")
     for r in card_runs:
         hand = next(h for h in card_runs if h.view == ("hand 12 fields" if r.view in FORMS else "hand-written"))
-        print(f"  {r.view:<16} {r.n:>6} {r.seconds:>10.2f} {r.nodes_per_card:>15.1f} {r.seconds / hand.seconds:>6.2f}x "
-              f"{r.nodes_per_card / hand.nodes_per_card:>7.2f}x")
+        print(
+            f"  {r.view:<16} {r.n:>6} {r.seconds:>10.2f} {r.nodes_per_card:>15.1f} {r.seconds / hand.seconds:>6.2f}x "
+            f"{r.nodes_per_card / hand.nodes_per_card:>7.2f}x"
+        )
     if not stream_runs:
         return
     print(f"\nbrowser: {chunks} agent message chunks streamed into one view, main-thread long tasks (> 50 ms)")
     naive = next(r for r in stream_runs if r.view == "naive")
     print(f"  (each view streams for at most {STREAM_BUDGET:.0f} s; the page then has {CATCH_UP:.0f} s to catch up)")
-    print(f"  {'view':<14} {'chunks in':>10} {'page kept up':>13} {'wall s':>8} {'long tasks':>11} {'long ms':>9} "
-          f"{'naive/this ms':>14}")
+    print(
+        f"  {'view':<14} {'chunks in':>10} {'page kept up':>13} {'wall s':>8} {'long tasks':>11} {'long ms':>9} "
+        f"{'naive/this ms':>14}"
+    )
     for r in stream_runs:
         ratio = f"{naive.long_ms / r.long_ms:.1f}x" if r.long_ms else "no long task"
         shown = f"{r.chunks_in:,}" if r.caught_up else "?"
-        print(f"  {r.view:<14} {shown:>10} {'yes' if r.caught_up else 'no':>13} {r.seconds:>8.2f} {r.long_tasks:>11} "
-              f"{r.long_ms:>9.0f} {ratio:>14}")
+        print(
+            f"  {r.view:<14} {shown:>10} {'yes' if r.caught_up else 'no':>13} {r.seconds:>8.2f} {r.long_tasks:>11} "
+            f"{r.long_ms:>9.0f} {ratio:>14}"
+        )

@@ -44,16 +44,23 @@ def rss_mb() -> float:
 
 def form_params(session_id: str, fields: int, text: int = 0) -> dict[str, Any]:
     props = {f"p{i}": {"type": "string", "title": f"Field {i}"} for i in range(fields)}
-    return {"mode": "form", "sessionId": session_id, "message": "m" + "x" * text,
-            "requestedSchema": {"type": "object", "properties": props}}
+    return {
+        "mode": "form",
+        "sessionId": session_id,
+        "message": "m" + "x" * text,
+        "requestedSchema": {"type": "object", "properties": props},
+    }
 
 
 def permission_params(session_id: str, options: int, depth: int = 0) -> dict[str, Any]:
     raw: Any = 1
     for _ in range(depth):
         raw = {"a": raw}
-    return {"sessionId": session_id, "toolCall": {"toolCallId": "t", "title": "x", "rawInput": raw},
-            "options": [{"optionId": f"o{i}", "name": f"Option {i}", "kind": "reject_once"} for i in range(options)]}
+    return {
+        "sessionId": session_id,
+        "toolCall": {"toolCallId": "t", "title": "x", "rawInput": raw},
+        "options": [{"optionId": f"o{i}", "name": f"Option {i}", "kind": "reject_once"} for i in range(options)],
+    }
 
 
 CASES: list[tuple[str, str, Callable[[str], dict[str, Any]]]] = [
@@ -61,10 +68,16 @@ CASES: list[tuple[str, str, Callable[[str], dict[str, Any]]]] = [
     ("10,000 options", "session/request_permission", lambda s: permission_params(s, 10_000)),
     ("3,000-deep rawInput", "session/request_permission", lambda s: permission_params(s, 2, depth=3_000)),
     ("9 MiB message", "elicitation/create", lambda s: form_params(s, 1, text=9 * 2**20)),
-    (f"{_BUDGET.max_properties} fields (largest accepted)", "elicitation/create",
-     lambda s: form_params(s, _BUDGET.max_properties)),
-    (f"{_BUDGET.max_options} options (largest accepted)", "session/request_permission",
-     lambda s: permission_params(s, _BUDGET.max_options)),
+    (
+        f"{_BUDGET.max_properties} fields (largest accepted)",
+        "elicitation/create",
+        lambda s: form_params(s, _BUDGET.max_properties),
+    ),
+    (
+        f"{_BUDGET.max_options} options (largest accepted)",
+        "session/request_permission",
+        lambda s: permission_params(s, _BUDGET.max_options),
+    ),
 ]
 
 
@@ -178,12 +191,14 @@ def main() -> None:
         print(f"{row.case:<34} {row.outcome:<11} {row.seconds:>8.3f} {row.block:>11.3f} {row.rss:>8.1f} {ratio:>13}")
         worst_block, worst_rss = max(worst_block, row.block), max(worst_rss, row.rss)
     for row in baseline.values():
-        print(f"{'  built, no budget: ' + row.case:<34} {row.outcome:<11} {row.seconds:>8.3f} {row.block:>11.3f} "
-              f"{row.rss:>8.1f}")
-    print(f"\nlongest stall / {BOUND_BLOCK_S:g} s bound: {worst_block / BOUND_BLOCK_S:.2f}; "
-          f"largest RSS growth / {BOUND_RSS_MB:g} MB bound: {worst_rss / BOUND_RSS_MB:.2f}")
-
-
+        print(
+            f"{'  built, no budget: ' + row.case:<34} {row.outcome:<11} {row.seconds:>8.3f} {row.block:>11.3f} "
+            f"{row.rss:>8.1f}"
+        )
+    print(
+        f"\nlongest stall / {BOUND_BLOCK_S:g} s bound: {worst_block / BOUND_BLOCK_S:.2f}; "
+        f"largest RSS growth / {BOUND_RSS_MB:g} MB bound: {worst_rss / BOUND_RSS_MB:.2f}"
+    )
 
 
 # -- replies, notifications and bursts: the longest stall of the event loop -----------------
@@ -215,8 +230,11 @@ class ReplyFloodAgent(BenchAgent):
 
             raise RequestError(-32000, "Authentication required")
         modes = [{"id": f"mode{i}", "name": f"Mode {i}"} for i in range(MODES)]
-        return {"sessionId": "flood", "modes": {"currentModeId": "mode0", "availableModes": modes},
-                "configOptions": _config_options(0)}
+        return {
+            "sessionId": "flood",
+            "modes": {"currentModeId": "mode0", "availableModes": modes},
+            "configOptions": _config_options(0),
+        }
 
     async def load_session(self, cwd: str, session_id: str, **kwargs: Any) -> Any:
         rpc = self.conn._conn
@@ -236,8 +254,16 @@ class ReplyFloodAgent(BenchAgent):
 def _config_options(n: int) -> list[dict[str, Any]]:
     """Options whose current values move with ``n`` (what an agent's own changes look like)."""
     values = [{"value": f"v{j}", "name": f"Value {j}"} for j in range(CONFIG_VALUES)]
-    return [{"id": f"o{i}", "name": f"Option {i}", "type": "select", "currentValue": f"v{(n + i) % CONFIG_VALUES}",
-             "options": values} for i in range(CONFIG_OPTIONS)]
+    return [
+        {
+            "id": f"o{i}",
+            "name": f"Option {i}",
+            "type": "select",
+            "currentValue": f"v{(n + i) % CONFIG_VALUES}",
+            "options": values,
+        }
+        for i in range(CONFIG_OPTIONS)
+    ]
 
 
 def _auth(card: Any) -> None:
@@ -273,10 +299,12 @@ async def run_stalls() -> list[tuple[str, float, float]]:
         await conn.load_session("flood")
         return "loaded"
 
-    cases = [(f"initialize: {AUTH_METHODS:,} auth methods", connect),
-             (f"session/new (auth card): {MODES:,} modes", new_session),
-             (f"{CONFIG_UPDATES} config updates, toolbar shown", updates),
-             (f"session/load: {HISTORY_CHUNKS:,}-chunk replay", load)]
+    cases = [
+        (f"initialize: {AUTH_METHODS:,} auth methods", connect),
+        (f"session/new (auth card): {MODES:,} modes", new_session),
+        (f"{CONFIG_UPDATES} config updates, toolbar shown", updates),
+        (f"session/load: {HISTORY_CHUNKS:,}-chunk replay", load),
+    ]
     for case, run in cases:
         _outcome, seconds, block, _rss = await measure(run)
         rows.append((case, seconds, block))

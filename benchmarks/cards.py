@@ -135,8 +135,9 @@ def build_cost(name: str, build: Any, n: int) -> Cost:
 
 def per_card(n: int) -> list[tuple[Cost, Cost]]:
     """(nbacp, hand-written) for the one-question card and for the 12-field form."""
-    choice, form = ElicitationSchema.model_validate(choice_schema()), ElicitationSchema.model_validate(
-        twelve_field_schema()
+    choice, form = (
+        ElicitationSchema.model_validate(choice_schema()),
+        ElicitationSchema.model_validate(twelve_field_schema()),
     )
     build_cost("warm-up", lambda: (FormCard(MESSAGE, choice), hand_written_form()), 2)
     return [

@@ -61,8 +61,10 @@ def run(rounds: int) -> tuple[list[float], list[float]]:
                 for i in range(rounds):
                     trips.append(page.evaluate(_TIMED, {"code": "pass", "cellId": first, "marker": None}))
                     marker = f"bench_{i} = {i}"
-                    code = (f"await link.apply(CellEdit(mode='insert', cell_id={first!r}, source={marker!r}, "
-                            "cell_type='code', expected_source=None))")
+                    code = (
+                        f"await link.apply(CellEdit(mode='insert', cell_id={first!r}, source={marker!r}, "
+                        "cell_type='code', expected_source=None))"
+                    )
                     inserts.append(page.evaluate(_TIMED, {"code": code, "cellId": first, "marker": marker}))
                 shown = [c["source"] for c in edits.page_cells(page)].count
                 assert all(shown(f"bench_{i} = {i}") == 1 for i in range(rounds)), "an insert did not arrive once"
@@ -79,5 +81,7 @@ def report(rounds: int) -> None:
     print(f"notebook edits (JupyterLab + chromium): median of {rounds}, ms from the page's request")
     print(f"  {'request':<34} {'median ms':>10} {'each ms':>28} {'x trip':>7}")
     print(f"  {'kernel round trip (pass)':<34} {trip:>10.1f} {str([round(t) for t in trips]):>28} {1:>6.2f}x")
-    print(f"  {'insert until shown in the page':<34} {insert:>10.1f} {str([round(t) for t in inserts]):>28} "
-          f"{insert / trip:>6.2f}x")
+    print(
+        f"  {'insert until shown in the page':<34} {insert:>10.1f} {str([round(t) for t in inserts]):>28} "
+        f"{insert / trip:>6.2f}x"
+    )

@@ -63,8 +63,9 @@ class ChunkingAgent(BenchAgent):
         self.turns += 1
         for i in range(min(self.n, WARM_CHUNKS) if self.turns == 1 else self.n):
             text = f"word{i % 10} " if i % 50 else "\n\n"
-            chunk = AgentMessageChunk(session_update="agent_message_chunk", content=TextContentBlock(type="text",
-                                                                                                      text=text))
+            chunk = AgentMessageChunk(
+                session_update="agent_message_chunk", content=TextContentBlock(type="text", text=text)
+            )
             await self.conn.session_update(session_id=session_id, update=chunk)
             if i % 100 == 99:
                 await asyncio.sleep(0)
@@ -161,8 +162,11 @@ def stream_bytes(n: int) -> tuple[float, float]:
                 view.flush()
                 marks.append(tally.bytes)
             text = f"word{i % 10} " if i % 50 else "\n\n"
-            view.add(AgentMessageChunk(session_update="agent_message_chunk",
-                                       content=TextContentBlock(type="text", text=text)))
+            view.add(
+                AgentMessageChunk(
+                    session_update="agent_message_chunk", content=TextContentBlock(type="text", text=text)
+                )
+            )
             if i % 100 == 99:
                 view.flush()  # one frame per 100 chunks, as a fast agent gets
         view.flush()

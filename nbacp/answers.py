@@ -118,7 +118,8 @@ def review(card: Any, entry: Mapping[str, Any], *, index: int = 0) -> None:
     press = entry.get("review")
     if press not in REVIEW_ANSWERS:
         raise ScriptError(
-            f"Answer script entry {index} is for a review card and needs 'review': one of {REVIEW_ANSWERS}.")
+            f"Answer script entry {index} is for a review card and needs 'review': one of {REVIEW_ANSWERS}."
+        )
     if "source" in entry:
         if not isinstance(entry["source"], str):
             raise ScriptError(f"Answer script entry {index}: 'source' must be a string.")
@@ -165,9 +166,13 @@ def permission_option(card: Any, wanted: str, *, index: int = 0) -> str:
     by_label = [o for o in options if getattr(o, "name", None) == wanted]
     if len(by_label) == 1 and not by_kind:
         return str(by_label[0].option_id)
-    offered = ", ".join(
-        f"{getattr(o, 'option_id', '?')!r} ({getattr(o, 'name', '?')!r}, {getattr(o, 'kind', '?')})" for o in options
-    ) or "none"
+    offered = (
+        ", ".join(
+            f"{getattr(o, 'option_id', '?')!r} ({getattr(o, 'name', '?')!r}, {getattr(o, 'kind', '?')})"
+            for o in options
+        )
+        or "none"
+    )
     if by_kind or by_label:
         what = "kind" if by_kind else "label"
         problem = f"matches {len(by_kind or by_label)} options by {what}"

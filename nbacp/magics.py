@@ -102,8 +102,10 @@ def pick_session(name: str, namespace: dict[str, Any]) -> Session:
     if not name:
         session = last_session()
         if session is None:
-            raise MagicError("No open session: `conn = await nbacp.connect(...)`, "
-                             "`session = await conn.new_session()`, then %%agent (or name one: %%agent session).")
+            raise MagicError(
+                "No open session: `conn = await nbacp.connect(...)`, "
+                "`session = await conn.new_session()`, then %%agent (or name one: %%agent session)."
+            )
         return session
     if name not in namespace:
         raise MagicError(f"No variable named {name!r}: %%agent takes the name of a session (or connection).")

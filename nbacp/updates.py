@@ -136,8 +136,10 @@ class UpdateLog(Sequence[Any]):
         return UpdateView(self, start, stop)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and len(other) == len(self) and all(
-            a == b for a, b in zip(self, other, strict=True)
+        return (
+            isinstance(other, Sequence)
+            and len(other) == len(self)
+            and all(a == b for a, b in zip(self, other, strict=True))
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -184,8 +186,10 @@ class UpdateView(Sequence[Any]):
         return self._log.iter_range(self._start, self._end())
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and len(other) == len(self) and all(
-            a == b for a, b in zip(self, other, strict=True)
+        return (
+            isinstance(other, Sequence)
+            and len(other) == len(self)
+            and all(a == b for a, b in zip(self, other, strict=True))
         )
 
     __hash__ = None  # type: ignore[assignment]

@@ -45,9 +45,15 @@ def pytest_pycollect_makemodule(module_path: Path, parent: Any) -> Any:
     if HAS_ACP_KIT and HAS_ACPREMOTE:
         return None
     found = set(_NEEDS.findall(module_path.read_text(encoding="utf-8")))
-    missing = [reason for name, ok, reason in (
-        ("pydantic_acp", HAS_ACP_KIT, NO_ACP_KIT), ("nbacp.demo", HAS_ACP_KIT, NO_ACP_KIT),
-        ("acpremote", HAS_ACPREMOTE, NO_ACPREMOTE)) if name in found and not ok]
+    missing = [
+        reason
+        for name, ok, reason in (
+            ("pydantic_acp", HAS_ACP_KIT, NO_ACP_KIT),
+            ("nbacp.demo", HAS_ACP_KIT, NO_ACP_KIT),
+            ("acpremote", HAS_ACPREMOTE, NO_ACPREMOTE),
+        )
+        if name in found and not ok
+    ]
     if not missing:
         return None
     module = _SkippedModule.from_parent(parent, path=module_path)

@@ -31,11 +31,13 @@ def permission() -> PermissionCard:
 
 
 def test_script_answers_cards_in_order() -> None:
-    script = Script([
-        {"expect": "form", "pick": {"q": ["Alpha", "Beta"]}, "fill": {"q_custom": "gamma"}},
-        {"choose": "Not now"},
-        {"press": "open"},
-    ])
+    script = Script(
+        [
+            {"expect": "form", "pick": {"q": ["Alpha", "Beta"]}, "fill": {"q_custom": "gamma"}},
+            {"choose": "Not now"},
+            {"press": "open"},
+        ]
+    )
     form, perm = FormCard("?", SCHEMA), permission()
     url = UrlConsentCard("Sign in", "https://example.com/x", "e1")
     for card in (form, perm, url):

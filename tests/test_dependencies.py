@@ -22,9 +22,22 @@ pytestmark = pytest.mark.skipif(not ON_SDK1, reason="resolves against the packag
 def resolve(*requirements: str) -> dict[str, str]:
     """What ``pip install`` would install into an empty environment: name -> version."""
     done = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet", "--report", "-",
-         "--disable-pip-version-check", *requirements],
-        capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--dry-run",
+            "--ignore-installed",
+            "--quiet",
+            "--report",
+            "-",
+            "--disable-pip-version-check",
+            *requirements,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)

@@ -129,6 +129,7 @@ def top_level(source: Path) -> dict[str, ast.AST]:
                 for handler in node.handlers:
                     visit(handler.body)
                 visit(node.orelse)
+
     visit(tree.body)
     exported = bound.get("__all__")
     if isinstance(exported, ast.Assign) and isinstance(exported.value, (ast.List, ast.Tuple)):
@@ -265,11 +266,13 @@ def test_the_checker_catches_a_name_that_is_not_there(line: str) -> None:
 
 def test_the_checker_accepts_what_is_there() -> None:
     """The same forms, naming things that exist, and prose that only looks like a name."""
-    text = "\n".join([
-        "`nbacp/widgets/form_card.py`, js/src/base.js, `tests/browser/test_colab_stack.py`, `.ci/run`.",
-        "`form_card.py` and `wire/ws_link.py`; `notebooks/*.ipynb`; `nbacp/widgets/static/card.js`.",
-        "`nbacp.widgets.form_card`, nbacp.kernel.ensure_comm_status, `nbacp.Form.from_schema`, `nbacp.FormCard`.",
-        "[the layers](design.md#layers); ([kernels.md](kernels.md), 'Colab'); (docs/kernels.md, 'Status').",
-        "`tests/<subpackage>/`, https://example.org/tests/nowhere.py, nbacp. Then `dist/index.js`.",
-    ])
+    text = "\n".join(
+        [
+            "`nbacp/widgets/form_card.py`, js/src/base.js, `tests/browser/test_colab_stack.py`, `.ci/run`.",
+            "`form_card.py` and `wire/ws_link.py`; `notebooks/*.ipynb`; `nbacp/widgets/static/card.js`.",
+            "`nbacp.widgets.form_card`, nbacp.kernel.ensure_comm_status, `nbacp.Form.from_schema`, `nbacp.FormCard`.",
+            "[the layers](design.md#layers); ([kernels.md](kernels.md), 'Colab'); (docs/kernels.md, 'Status').",
+            "`tests/<subpackage>/`, https://example.org/tests/nowhere.py, nbacp. Then `dist/index.js`.",
+        ]
+    )
     assert problems(text, PROBE) == []

@@ -126,8 +126,11 @@ def test_every_name_resolves() -> None:
 
 
 def test_every_error_is_exported_from_its_one_module() -> None:
-    exported = {name for name in PUBLIC if isinstance(getattr(nbacp, name), type)
-                and issubclass(getattr(nbacp, name), BaseException)}
+    exported = {
+        name
+        for name in PUBLIC
+        if isinstance(getattr(nbacp, name), type) and issubclass(getattr(nbacp, name), BaseException)
+    }
     assert exported == set(error_classes()) == set(STANDARD)
     for name, error in error_classes().items():
         assert getattr(nbacp, name) is error, name

@@ -109,7 +109,10 @@ def test_tests_never_collect_the_workspace(clone: Path) -> None:
     for args in (["--nbval", "notebooks"], ["--nbval", "--ignore=tests", "."]):
         run = subprocess.run(
             [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args],
-            cwd=clone, capture_output=True, text=True, timeout=300,
+            cwd=clone,
+            capture_output=True,
+            text=True,
+            timeout=300,
         )
         assert run.returncode == 0, run.stdout + run.stderr
         assert "notebooks/quickstart.ipynb" in run.stdout
@@ -142,8 +145,13 @@ class Demo:
         self._terminal, terminal = pty.openpty()
         try:
             self.process = subprocess.Popen(
-                make(clone, "demo", DEMO_PORT=str(port)), stdin=terminal, stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT, env=env, start_new_session=True, preexec_fn=_terminal_signals,
+                make(clone, "demo", DEMO_PORT=str(port)),
+                stdin=terminal,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                env=env,
+                start_new_session=True,
+                preexec_fn=_terminal_signals,
             )
         finally:
             os.close(terminal)

@@ -101,7 +101,8 @@ def test_direct_magic_call_falls_back_to_start(kernel: KernelHarness) -> None:
 
 @pytest.mark.kernel
 def test_explore_in_a_real_kernel_reads_and_runs_in_user_ns(kernel: KernelHarness) -> None:
-    kernel.run(textwrap.dedent("""
+    kernel.run(
+        textwrap.dedent("""
         import nbacp, pandas as pd
         from nbacp.answers import Script
         from nbacp.demo import demo_agent
@@ -111,7 +112,9 @@ def test_explore_in_a_real_kernel_reads_and_runs_in_user_ns(kernel: KernelHarnes
         conn = await nbacp.connect(demo_agent(), answers=answers)
         session = await conn.new_session('.', tools=nbacp.kernel_tools())
         sales = pd.DataFrame({'region': ['n', None], 'amount': [1.0, None]})
-    """), timeout=60)
+    """),
+        timeout=60,
+    )
     cell = kernel.execute("%%agent\nexplore")
     kernel.wait_idle(cell, timeout=60)
     assert kernel.error(cell) is None, kernel.error(cell)

@@ -22,11 +22,16 @@ def mixed() -> list[Any]:
         content=schema.TextContentBlock(type="text", text="kept whole", annotations=schema.Annotations(priority=1)),
     )
     return [
-        chunk("a"), chunk("b"), chunk("c", message_id="m1"), chunk("d", message_id="m1"),
+        chunk("a"),
+        chunk("b"),
+        chunk("c", message_id="m1"),
+        chunk("d", message_id="m1"),
         chunk("think", schema.AgentThoughtChunk, "agent_thought_chunk"),
         schema.ToolCallStart(session_update="tool_call", tool_call_id="t1", title="Read"),
-        annotated, chunk("e", field_meta={"x": 1}), chunk("f"), chunk("you", schema.UserMessageChunk,
-                                                                      "user_message_chunk"),
+        annotated,
+        chunk("e", field_meta={"x": 1}),
+        chunk("f"),
+        chunk("you", schema.UserMessageChunk, "user_message_chunk"),
     ]
 
 

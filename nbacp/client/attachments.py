@@ -226,8 +226,15 @@ def prompt_parts(
     """A prompt's blocks: its ``text`` as text (never a file, whatever it names), then ``objects``
     as ``convert`` makes them."""
     prompt = Attachment("prompt", "prompt", len(text.encode("utf-8", "replace")), "", text_block(text))
-    rest = convert(objects, capabilities, namer=namer, max_rows=max_rows, max_chars=max_chars,
-                   embed_limit=embed_limit, first_index=1)
+    rest = convert(
+        objects,
+        capabilities,
+        namer=namer,
+        max_rows=max_rows,
+        max_chars=max_chars,
+        embed_limit=embed_limit,
+        first_index=1,
+    )
     return [prompt, *rest]
 
 
@@ -279,8 +286,11 @@ def convert(
 
 
 def _what(kind: str) -> str:
-    return {"table": "embedded resources (a DataFrame is sent as one)", "image": "images",
-            "file": "embedded files"}.get(kind, kind)
+    return {
+        "table": "embedded resources (a DataFrame is sent as one)",
+        "image": "images",
+        "file": "embedded files",
+    }.get(kind, kind)
 
 
 def _names_file(text: str) -> bool:

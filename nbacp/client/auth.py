@@ -80,9 +80,7 @@ async def authenticate(conn: ConnectionView, method_id: str, surface: Surface | 
     ids = method_ids(conn.auth_methods)
     if method_id not in ids:
         offered = ", ".join(map(repr, ids)) or "none"
-        raise AuthenticationError(
-            method_id, -32602, f"the agent does not offer this method (it offers: {offered})"
-        )
+        raise AuthenticationError(method_id, -32602, f"the agent does not offer this method (it offers: {offered})")
     client = conn.client
     previous, client.surfaces.auth = client.surfaces.auth, surface if surface is not None else _CellSlot()
     try:
@@ -130,9 +128,7 @@ class _ThisCell(QuietSurface):
         card.on_settle(settled)
 
 
-async def retrying(
-    conn: ConnectionView, call: Callable[[], Awaitable[T]], surface: Surface | None = None
-) -> T:
+async def retrying(conn: ConnectionView, call: Callable[[], Awaitable[T]], surface: Surface | None = None) -> T:
     """Run ``call``; on "auth required" ask for a method, authenticate, and run it once more.
 
     Errors come out as nbacp's: AgentError for the agent's own refusal, AuthenticationError

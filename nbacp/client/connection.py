@@ -208,8 +208,16 @@ def connect(
     advertise them, and the agent uses its own tools instead.
     """
     kwargs = dict(
-        answers=answers, token=token, headers=headers, env=env, cwd=cwd, name=name,
-        max_message_bytes=max_message_bytes, timeout=timeout, fs=fs, terminal=terminal,
+        answers=answers,
+        token=token,
+        headers=headers,
+        env=env,
+        cwd=cwd,
+        name=name,
+        max_message_bytes=max_message_bytes,
+        timeout=timeout,
+        fs=fs,
+        terminal=terminal,
     )
     return _Connecting(target, kwargs)
 

@@ -54,15 +54,17 @@ def resolve_inside(path: str, roots: Sequence[Path]) -> Path:
         where = ", ".join(str(root) for root in roots) or "(none)"
         link = f" (it resolves to {real})" if str(real) != os.path.normpath(path) else ""
         raise refusal(
-            path, "outside_roots",
+            path,
+            "outside_roots",
             f"Refused: {path}{link} is outside the session's folders ({where}); "
             "nbacp reads and writes only inside them.",
         )
     return real
 
 
-def read_text(path: str, roots: Sequence[Path], line: int | None = None, limit: int | None = None,
-              max_bytes: int = MAX_READ_BYTES) -> str:
+def read_text(
+    path: str, roots: Sequence[Path], line: int | None = None, limit: int | None = None, max_bytes: int = MAX_READ_BYTES
+) -> str:
     """The text of ``path`` (from 1-based ``line``, at most ``limit`` lines), or a refusal.
 
     Blocking (file I/O): the client runs it in a worker thread.
@@ -87,7 +89,8 @@ def read_text(path: str, roots: Sequence[Path], line: int | None = None, limit: 
                 size += len(text.encode("utf-8"))
                 if size > max_bytes:
                     raise refusal(
-                        path, "too_large",
+                        path,
+                        "too_large",
                         f"Refused: reading {path} would return more than {max_bytes:,} bytes (nbacp's limit "
                         "for one read); read it in parts with line and limit.",
                     )
@@ -118,7 +121,7 @@ class Written:
 
     @property
     def summary(self) -> str:
-        """"new file, +3" or "+2 -1": the line the record keeps."""
+        """ "new file, +3" or "+2 -1": the line the record keeps."""
         return f"new file, +{self.added}" if self.created else f"+{self.added} -{self.removed}"
 
 
@@ -130,7 +133,8 @@ def write_text(path: str, content: str, roots: Sequence[Path], protected: Iterab
     real = resolve_inside(path, roots)
     if real in {Path(os.path.realpath(p)) for p in protected}:
         raise refusal(
-            path, "notebook_open",
+            path,
+            "notebook_open",
             f"Refused: {path} is a notebook open in Jupyter; writing it would overwrite the person's "
             "unsaved work. Change its cells with the notebook tools (notebook_read, notebook_edit: the "
             "person reviews each edit) where the session has them; otherwise show the cells in your answer.",
@@ -194,4 +198,3 @@ def _umask() -> int:
     old = os.umask(0o022)
     os.umask(old)
     return old
-

@@ -93,11 +93,14 @@ class SessionLifecycle:
 
     def _require(self, method: str) -> None:
         if not self.supports(method):
-            where = {"load": "agentCapabilities.loadSession", "logout": "agentCapabilities.auth.logout",
-                     "additional_directories": "sessionCapabilities.additionalDirectories"}.get(
-                         method, f"sessionCapabilities.{method}")
+            where = {
+                "load": "agentCapabilities.loadSession",
+                "logout": "agentCapabilities.auth.logout",
+                "additional_directories": "sessionCapabilities.additionalDirectories",
+            }.get(method, f"sessionCapabilities.{method}")
             what = {"logout": "logout", "additional_directories": "additional directories"}.get(
-                method, f"session/{method}")
+                method, f"session/{method}"
+            )
             raise NotSupportedByAgentError(
                 f"The agent does not support {what} (it does not advertise {where} in initialize)."
             )

@@ -101,16 +101,23 @@ class NotebookClient:
         return await self.files.write_text_file(session_id, path, content)
 
     async def create_terminal(
-        self, session_id: str, command: str, args: list[str] | None = None, env: list[EnvVariable] | None = None,
-        cwd: str | None = None, output_byte_limit: int | None = None, **kwargs: Any,
+        self,
+        session_id: str,
+        command: str,
+        args: list[str] | None = None,
+        env: list[EnvVariable] | None = None,
+        cwd: str | None = None,
+        output_byte_limit: int | None = None,
+        **kwargs: Any,
     ) -> CreateTerminalResponse:
         return await self.terminal_handlers.create_terminal(session_id, command, args, env, cwd, output_byte_limit)
 
     async def terminal_output(self, session_id: str, terminal_id: str, **kwargs: Any) -> TerminalOutputResponse:
         return self.terminal_handlers.terminal_output(session_id, terminal_id)
 
-    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str, **kwargs: Any
-                                     ) -> WaitForTerminalExitResponse:
+    async def wait_for_terminal_exit(
+        self, session_id: str, terminal_id: str, **kwargs: Any
+    ) -> WaitForTerminalExitResponse:
         return await self.terminal_handlers.wait_for_terminal_exit(session_id, terminal_id)
 
     async def kill_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> KillTerminalResponse:

@@ -56,7 +56,12 @@ def warning(paths: list[str], *, notebook_tools: bool) -> str:
     if not paths:
         return ""
     names = ", ".join(os.path.basename(p) for p in paths[:4]) + (f" (+{len(paths) - 4} more)" if len(paths) > 4 else "")
-    instead = (f"The agent has the notebook tools ({NOTEBOOK_TOOLS}) for changing cells; ask it to use them."
-               if notebook_tools else "Ask the agent to show the cells in its answer instead.")
-    return (f"Warning: this writes {names}, which is open in Jupyter. The file would change behind the open "
-            f"notebook, and the next save overwrites one side's work. {instead}")
+    instead = (
+        f"The agent has the notebook tools ({NOTEBOOK_TOOLS}) for changing cells; ask it to use them."
+        if notebook_tools
+        else "Ask the agent to show the cells in its answer instead."
+    )
+    return (
+        f"Warning: this writes {names}, which is open in Jupyter. The file would change behind the open "
+        f"notebook, and the next save overwrites one side's work. {instead}"
+    )

@@ -108,8 +108,12 @@ class Session(SessionControls):
         self.header.show()
         if self.tools is not None:  # here, in the prompt cell: the notebook link notes that cell
             self.tools.turn_started()
-        transcript = Transcript(prompt=f"{text}\n\n{line}" if line else text, updates=log,
-                                session_facts=self.header.note, root=os.path.abspath(self.cwd))
+        transcript = Transcript(
+            prompt=f"{text}\n\n{line}" if line else text,
+            updates=log,
+            session_facts=self.header.note,
+            root=os.path.abspath(self.cwd),
+        )
         self.turn = Turn(self, text, transcript, placeholder=placeholder, attachments=parts)
         return self.turn
 

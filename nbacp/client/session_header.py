@@ -24,7 +24,10 @@ from nbacp.render.turn_record_html import header_html, header_text
 from nbacp.widgets.transcript import describe
 
 FACT_TYPES = (
-    schema.AvailableCommandsUpdate, schema.CurrentModeUpdate, schema.ConfigOptionUpdate, schema.SessionInfoUpdate
+    schema.AvailableCommandsUpdate,
+    schema.CurrentModeUpdate,
+    schema.ConfigOptionUpdate,
+    schema.SessionInfoUpdate,
 )
 
 

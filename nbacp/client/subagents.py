@@ -32,8 +32,12 @@ class Child:
 
 def announcement(update: Any) -> dict[str, Any] | None:
     """``update`` as a raw ``subagent_update`` naming a child, or None (the SDKs do not type it)."""
-    if (isinstance(update, dict) and update.get("sessionUpdate") == ANNOUNCEMENT
-            and isinstance(update.get("sessionId"), str) and update["sessionId"]):
+    if (
+        isinstance(update, dict)
+        and update.get("sessionUpdate") == ANNOUNCEMENT
+        and isinstance(update.get("sessionId"), str)
+        and update["sessionId"]
+    ):
         return update
     return None
 
@@ -99,5 +103,4 @@ class Subagents:
     def cancellable(self, parent: str) -> list[str]:
         """The children of ``parent`` (at any depth) not idle (running, waiting on the person, or in
         an unknown state) that advertised ``cancel``."""
-        return [cid for cid, c in self._children.items()
-                if c.cancel and c.state != "idle" and self.root(cid) == parent]
+        return [cid for cid, c in self._children.items() if c.cancel and c.state != "idle" and self.root(cid) == parent]

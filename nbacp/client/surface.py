@@ -42,8 +42,9 @@ class Surface(Protocol):
     def file_written(self, path: str, old_text: str | None, new_text: str, summary: str) -> None:
         """The agent wrote a file through ``fs/write_text_file``: shown as a diff block."""
 
-    def terminal_output(self, terminal_id: str, output: str, *, exit_status: ExitStatus | None = None,
-                        omitted: int = 0) -> None:
+    def terminal_output(
+        self, terminal_id: str, output: str, *, exit_status: ExitStatus | None = None, omitted: int = 0
+    ) -> None:
         """New output (the shown tail) or the exit of a client terminal the turn embeds."""
 
 
@@ -74,8 +75,9 @@ class QuietSurface:
     def file_written(self, path: str, old_text: str | None, new_text: str, summary: str) -> None:
         return None
 
-    def terminal_output(self, terminal_id: str, output: str, *, exit_status: ExitStatus | None = None,
-                        omitted: int = 0) -> None:
+    def terminal_output(
+        self, terminal_id: str, output: str, *, exit_status: ExitStatus | None = None, omitted: int = 0
+    ) -> None:
         return None
 
 

@@ -45,8 +45,14 @@ OutputListener = Callable[[str, str, "Terminal"], None]  # (session_id, terminal
 class Terminal:
     """One command: its process group, its kept output, its exit status."""
 
-    def __init__(self, session_id: str, terminal_id: str, process: asyncio.subprocess.Process, limit: int,
-                 listener: OutputListener | None) -> None:
+    def __init__(
+        self,
+        session_id: str,
+        terminal_id: str,
+        process: asyncio.subprocess.Process,
+        limit: int,
+        listener: OutputListener | None,
+    ) -> None:
         self.session_id = session_id
         self.id = terminal_id
         self.process = process
@@ -154,8 +160,13 @@ def _kill_all_at_exit() -> None:
 class Terminals:
     """The terminals of one connection, by id; ``listener`` hears every change of output."""
 
-    def __init__(self, listener: OutputListener | None = None, *, max_live: int = MAX_LIVE_TERMINALS,
-                 max_output: int = MAX_OUTPUT_BYTES) -> None:
+    def __init__(
+        self,
+        listener: OutputListener | None = None,
+        *,
+        max_live: int = MAX_LIVE_TERMINALS,
+        max_output: int = MAX_OUTPUT_BYTES,
+    ) -> None:
         self.listener = listener
         self.max_live = max_live
         self.max_output = max_output
@@ -168,13 +179,23 @@ class Terminals:
         """The terminals not released yet."""
         return list(self._terminals.values())
 
-    async def create(self, session_id: str, command: str, args: Sequence[str] | None, env: Sequence[Any] | None,
-                     cwd: str | None, output_byte_limit: int | None, roots: Sequence[Path], default_cwd: Path
-                     ) -> Terminal:
+    async def create(
+        self,
+        session_id: str,
+        command: str,
+        args: Sequence[str] | None,
+        env: Sequence[Any] | None,
+        cwd: str | None,
+        output_byte_limit: int | None,
+        roots: Sequence[Path],
+        default_cwd: Path,
+    ) -> Terminal:
         if len(self._terminals) >= self.max_live:
             raise RequestError(
-                REFUSED, f"Refused: {self.max_live} terminals are already open in this connection "
-                "(nbacp's limit); release one (terminal/release) first.", {"reason": "too_many_terminals"},
+                REFUSED,
+                f"Refused: {self.max_live} terminals are already open in this connection "
+                "(nbacp's limit); release one (terminal/release) first.",
+                {"reason": "too_many_terminals"},
             )
         where = resolve_inside(cwd, roots) if cwd is not None else default_cwd
         if not where.is_dir():
@@ -184,8 +205,13 @@ class Terminals:
         limit = self.max_output if output_byte_limit is None else min(output_byte_limit, self.max_output)
         try:
             process = await asyncio.create_subprocess_exec(
-                *argv, cwd=str(where), env=child_environment(overrides), stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, start_new_session=True,
+                *argv,
+                cwd=str(where),
+                env=child_environment(overrides),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.STDOUT,
+                start_new_session=True,
             )
         except (OSError, ValueError) as exc:  # not found, not executable; a NUL or "=" in a name
             why = getattr(exc, "strerror", None) or str(exc)
@@ -199,8 +225,11 @@ class Terminals:
     def get(self, session_id: str, terminal_id: str) -> Terminal:
         terminal = self._terminals.get(terminal_id)
         if terminal is None or terminal.session_id != session_id:
-            raise refusal(terminal_id, "unknown_terminal",
-                          f"Unknown terminal {terminal_id!r} in this session (never created, or released).")
+            raise refusal(
+                terminal_id,
+                "unknown_terminal",
+                f"Unknown terminal {terminal_id!r} in this session (never created, or released).",
+            )
         return terminal
 
     async def release(self, session_id: str, terminal_id: str) -> None:
@@ -215,4 +244,3 @@ class Terminals:
             del self._terminals[terminal.id]
         await asyncio.gather(*(t.kill() for t in gone), return_exceptions=True)
         return len(gone)
-

@@ -56,12 +56,16 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=0, help="TCP port (0: pick a free one)")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
     serve.add_argument(
-        "--token", default=None,
+        "--token",
+        default=None,
         help=f"bearer token clients must send (default: ${TOKEN_ENV}, else a generated one, printed once)",
     )
     serve.add_argument("--mount", default="/acp", help="mount path; the websocket is at <mount>/ws")
     serve.add_argument(
-        "--allow-origin", action="append", default=[], metavar="ORIGIN",
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
         help="a browser Origin allowed to open the websocket besides loopback ones (repeatable)",
     )
     return parser
@@ -156,8 +160,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.command == "serve":
         missing = [name for name in SERVE_NEEDS if importlib.util.find_spec(name) is None]
         if missing:
-            print(f"serve needs {' and '.join(missing)}, installed with nbacp's demo extra: "
-                  "pip install 'nbacp[demo]'", file=sys.stderr)
+            print(
+                f"serve needs {' and '.join(missing)}, installed with nbacp's demo extra: pip install 'nbacp[demo]'",
+                file=sys.stderr,
+            )
             return 2
         token = args.token if args.token is not None else os.environ.get(TOKEN_ENV)
         if token is not None and not token.strip():

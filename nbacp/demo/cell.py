@@ -44,8 +44,13 @@ async def propose_cell(deps: AcpSessionContext) -> str:
         view = {} if read.is_error else json.loads(tool_text(read))
         source = proposed_source(tool_text(await mcp.call_tool("list_variables", {})))
         anchor = view.get("prompt_cell_id")
-        arguments = {"notebook_path": view.get("notebook_path", "this notebook"), "new_source": source,
-                     "edit_mode": "insert", "cell_type": "code", **({"cell_id": anchor} if anchor else {})}
+        arguments = {
+            "notebook_path": view.get("notebook_path", "this notebook"),
+            "new_source": source,
+            "edit_mode": "insert",
+            "cell_type": "code",
+            **({"cell_id": anchor} if anchor else {}),
+        }
         result = await mcp.call_tool("notebook_edit", arguments)
         where = f"after cell {anchor}" if anchor else "below your prompt"
         unread = f"I could not read your notebook ({tool_text(read)})\n" if read.is_error else ""

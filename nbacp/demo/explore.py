@@ -91,8 +91,10 @@ async def explore_notebook(deps: AcpSessionContext) -> str:
         frames = dataframes(listing)
         if not frames:
             return "\n".join([*lines, "No DataFrame among them, so there is nothing for me to explore."])
-        choices = [ElicitationChoice(value=(name, lib), label=name, description=f"{lib} DataFrame {shape}",
-                                     default=index == 0) for index, (name, lib, shape) in enumerate(frames)]
+        choices = [
+            ElicitationChoice(value=(name, lib), label=name, description=f"{lib} DataFrame {shape}", default=index == 0)
+            for index, (name, lib, shape) in enumerate(frames)
+        ]
         choice = await deps.ask_choice(QUESTION, choices)
         if not isinstance(choice, ChoiceElicitationAccepted):
             return "\n".join([*lines, f"You {choice.status} the question, so I stopped there."])

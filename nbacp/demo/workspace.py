@@ -87,8 +87,13 @@ def lab_command(folder: Path, port: int, *, as_root: bool) -> list[str]:
     ``--allow-root`` only for root (JupyterLab refuses root without it; nobody else needs it).
     """
     command = [
-        sys.executable, "-m", "jupyterlab", "--ip=127.0.0.1", f"--port={port}",
-        f"--ServerApp.root_dir={folder}", f"--LabApp.default_url=/lab/tree/{FIRST_NOTEBOOK}",
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        f"--ServerApp.root_dir={folder}",
+        f"--LabApp.default_url=/lab/tree/{FIRST_NOTEBOOK}",
     ]
     return [*command, "--allow-root"] if as_root else command
 

@@ -96,8 +96,10 @@ def _num_bound(name: str, raw: Mapping[str, Any], key: str) -> float | None:
     value = raw.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or (
-        isinstance(value, float) and not math.isfinite(value)
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or (isinstance(value, float) and not math.isfinite(value))
     ):  # math.isfinite(10**400) would raise OverflowError: a huge int is a finite bound
         raise InvalidSchemaError(f"Property {name!r}: {key!r} must be a finite number, not {value!r}.")
     return value

@@ -37,7 +37,6 @@ def can_await_widgets() -> bool:
     return versions.dispatches_comms_concurrently(kernel) or _shell_receiver(kernel) is not None
 
 
-
 def cell_wait_refusal() -> str | None:
     """Why a cell must not wait for a person here (None when it may), said before it hangs."""
     if versions.running_in_kernel() and not can_await_widgets():

@@ -75,7 +75,6 @@ def in_cell_task() -> bool:
     return getattr(getattr(coro, "cr_code", None), "co_name", None) == "run_cell_async"
 
 
-
 async def wait_in_cell(
     awaitable: Awaitable[T],
     on_interrupt: Callable[[], object],
@@ -212,4 +211,3 @@ def run_sync(awaitable: Awaitable[Any]) -> NoReturn:
         "your clicks. Use `await ...` at the top level of the cell (IPython supports it), or "
         "`turn = session.start(...)` and `await turn` later."
     )
-

@@ -70,7 +70,9 @@ class NextInputLink:
         self._shell.set_next_input(edit.source, replace=False)
         self._queued = True
         return EditResult(
-            "not_applied", None, None,
+            "not_applied",
+            None,
+            None,
             "queued as IPython's set_next_input: where the front end honours it (JupyterLab, Notebook 7, "
             "VS Code) the cell appears below the prompt cell when that cell finishes; it cannot be read back, "
             f"so nbacp does not know that it arrived ({self._why})",

@@ -285,8 +285,9 @@ class CommNotebookLink:
             return
         if data.get("type") == "hello":
             path = data.get("path")
-            hello = Hello(data["page"], path if isinstance(path, str) and len(path) <= 4096 else None,
-                          data.get("holds") is True)
+            hello = Hello(
+                data["page"], path if isinstance(path, str) and len(path) <= 4096 else None, data.get("holds") is True
+            )
             self._hellos[hello.page] = hello
         request = data.get("request")
         if not isinstance(request, str):

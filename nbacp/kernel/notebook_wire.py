@@ -62,7 +62,11 @@ def _cell(raw: object) -> Cell | str:
     if not isinstance(raw, dict):
         return "a cell is not an object"
     cell_id, kind, source, count, outputs = (
-        raw.get("id"), raw.get("cell_type"), raw.get("source"), raw.get("execution_count"), raw.get("outputs", "")
+        raw.get("id"),
+        raw.get("cell_type"),
+        raw.get("source"),
+        raw.get("execution_count"),
+        raw.get("outputs", ""),
     )
     if not isinstance(cell_id, str) or not _is_id(cell_id):
         return "a cell has no valid id"
@@ -96,7 +100,9 @@ def edit_result(reply: dict[str, Any]) -> EditResult:
     """The page's ``edit_reply`` as an EditResult; a malformed one is reported as not applied."""
     outcome, cell_id, source, reason = (reply.get(k) for k in ("outcome", "cell_id", "source", "reason"))
     malformed = EditResult(
-        "not_applied", None, None,
+        "not_applied",
+        None,
+        None,
         "the page's answer to the edit is malformed; the edit may or may not be in the notebook: read it again",
     )
     if reply.get("type") != "edit_reply" or outcome not in _OUTCOMES or not isinstance(reason, str):

@@ -38,9 +38,13 @@ def ensure_stream_replies() -> bool:
     socket = getattr(manager, "_shell_socket", None)
     replies: Any = getattr(getattr(manager, "_main_to_shell_channel", None), "to_stream", None)
     loop = getattr(thread, "io_loop", None)
-    if (socket is None or getattr(stream, "socket", None) is not socket or loop is None
-            or not callable(getattr(manager, "_send_on_shell_channel", None))
-            or not callable(getattr(replies, "on_recv", None))):
+    if (
+        socket is None
+        or getattr(stream, "socket", None) is not socket
+        or loop is None
+        or not callable(getattr(manager, "_send_on_shell_channel", None))
+        or not callable(getattr(replies, "on_recv", None))
+    ):
         return False
 
     def send(msg: Any) -> None:

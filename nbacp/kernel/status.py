@@ -22,10 +22,16 @@ _IN_CONCURRENT_DISPATCH: contextvars.ContextVar[bool] = contextvars.ContextVar(
 _UNTRACKED_PARENT_TYPE = "comm_info_request"
 #: Messages whose busy/idle (ipykernel's own, e.g. from the subshell that ipywidgets' manager
 #: creates for its comms) would otherwise flip the status bar to "Idle" under an awaiting cell.
-_UNTRACKED_STATUS_OF = frozenset({
-    "create_subshell_request", "delete_subshell_request", "list_subshell_request",
-    "comm_msg", "comm_open", "comm_close",
-})
+_UNTRACKED_STATUS_OF = frozenset(
+    {
+        "create_subshell_request",
+        "delete_subshell_request",
+        "list_subshell_request",
+        "comm_msg",
+        "comm_open",
+        "comm_close",
+    }
+)
 
 
 def untracked_parent(parent: Any) -> Any:
@@ -122,4 +128,3 @@ def ensure_comm_status() -> bool:
     kernel.dispatch_shell = dispatch_shell
     kernel._nbacp_comm_status = True
     return True
-

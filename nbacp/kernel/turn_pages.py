@@ -104,8 +104,13 @@ class TurnPages:
         if turn is None:
             return
         fits = len(html) + len(text) <= RECORD_CHARS
-        message = {"v": PROTOCOL_VERSION, "type": "end_turn", "prompt_cell_id": turn.prompt_cell_id,
-                   "model_id": model_id, "bundle": {"text/html": html, "text/plain": text} if fits else None}
+        message = {
+            "v": PROTOCOL_VERSION,
+            "type": "end_turn",
+            "prompt_cell_id": turn.prompt_cell_id,
+            "model_id": model_id,
+            "bundle": {"text/html": html, "text/plain": text} if fits else None,
+        }
         for comm in list(self._comms.values()):
             comm.send(message)
 
@@ -126,8 +131,15 @@ class TurnPages:
             return
         for turn in list(self._turns.values()):
             if turn.prompt_cell_id in cells:
-                comm.send({"v": PROTOCOL_VERSION, "type": "show_turn", "prompt_cell_id": turn.prompt_cell_id,
-                           "model_id": turn.model_id, "label": turn.label})
+                comm.send(
+                    {
+                        "v": PROTOCOL_VERSION,
+                        "type": "show_turn",
+                        "prompt_cell_id": turn.prompt_cell_id,
+                        "model_id": turn.model_id,
+                        "label": turn.label,
+                    }
+                )
 
     def _register(self) -> None:
         if self._registered or not versions.running_in_kernel():

@@ -66,4 +66,3 @@ def older_kernel_message() -> str:
         "you answer in the widgets, and read `turn.done` / the turn's record when it ends. "
         f"Or upgrade: pip install 'ipykernel>={need}' and restart the kernel."
     )
-

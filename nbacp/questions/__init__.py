@@ -5,15 +5,28 @@ connection wrapped as ``AgentConnectionSession(conn, session_id, client_capabili
 
     from nbacp.questions import Option, Question, QuestionsAccepted, ask_questions
 
-    result = await ask_questions(ctx.deps, [
-        Question("langs", "Which languages?", [Option(Lang.PY, "Python"), Option(Lang.RS, "Rust")],
-                 multi_select=True, allow_custom=True, required=True),
-        Question("target", "Deploy where?", [Option("prod", "Production", recommended=True),
-                                             Option("dev", "Dev")], header="Target"),
-    ])
+    result = await ask_questions(
+        ctx.deps,
+        [
+            Question(
+                "langs",
+                "Which languages?",
+                [Option(Lang.PY, "Python"), Option(Lang.RS, "Rust")],
+                multi_select=True,
+                allow_custom=True,
+                required=True,
+            ),
+            Question(
+                "target",
+                "Deploy where?",
+                [Option("prod", "Production", recommended=True), Option("dev", "Dev")],
+                header="Target",
+            ),
+        ],
+    )
     if isinstance(result, QuestionsAccepted):
-        result.answers["langs"].values   # [Lang.PY, ...]: the typed values, never tokens
-        result.answers["langs"].custom   # trimmed "Other" text, or None
+        result.answers["langs"].values  # [Lang.PY, ...]: the typed values, never tokens
+        result.answers["langs"].custom  # trimmed "Other" text, or None
 
 The result is never None: QuestionsAccepted | QuestionsDeclined | QuestionsCancelled. Values
 travel as opaque tokens, so they may be any Python objects. A reply that breaks the rules raises

@@ -33,9 +33,7 @@ T = TypeVar("T")
 _Error = Callable[[str, str | None], Exception]
 
 
-def parse_response(
-    response: object, questions: Sequence[Question[T]], compiled: Compiled
-) -> QuestionsResult[T]:
+def parse_response(response: object, questions: Sequence[Question[T]], compiled: Compiled) -> QuestionsResult[T]:
     if isinstance(response, dict):  # the raw reply (AgentConnectionSession)
         action = response.get("action")
         if action == "decline":
@@ -111,9 +109,7 @@ def _read_custom(question: Question[Any], content: Mapping[str, Any]) -> str | N
     return raw
 
 
-def _settle(
-    question: Question[T], indices: list[int], custom: str | None, error: _Error
-) -> Answer[T]:
+def _settle(question: Question[T], indices: list[int], custom: str | None, error: _Error) -> Answer[T]:
     """Apply the rules shared by client replies and fallbacks; return canonical typed values."""
     qid = question.id
     if len(set(indices)) != len(indices):

@@ -24,7 +24,7 @@ UNKNOWN = ExitStatus(None, None)
 
 
 def exit_line(exit_code: Any, signal: Any) -> str:
-    """"exit code 3", "killed by SIGTERM" or "ended" (neither known, e.g. a cancelled command)."""
+    """ "exit code 3", "killed by SIGTERM" or "ended" (neither known, e.g. a cancelled command)."""
     if isinstance(exit_code, int):
         return f"exit code {exit_code}"
     if signal:

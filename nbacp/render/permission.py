@@ -86,7 +86,7 @@ def _cut(text: str, limit: int) -> str:
 
 
 def what_it_does(kind: str | None, n_paths: int = 0) -> str:
-    """"run a command", "edit files", ...: the tool kind in words (unknown kinds: "use a tool")."""
+    """ "run a command", "edit files", ...: the tool kind in words (unknown kinds: "use a tool")."""
     if kind in WHAT_MANY and n_paths > 1:
         return WHAT_MANY[kind]
     return WHAT.get(kind or "", WHAT_OTHER)
@@ -247,13 +247,15 @@ def option_rows(options: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
     out = []
     for option in options:
         kind = str(option.get("kind", ""))
-        out.append({
-            "id": str(option.get("optionId", "")),
-            "label": shown(option.get("name") or option.get("optionId", "")),
-            "kind": kind,
-            "tone": "reject" if kind.startswith("reject") else "allow" if kind.startswith("allow") else "other",
-            "hint": OPTION_HINTS.get(kind, kind),
-        })
+        out.append(
+            {
+                "id": str(option.get("optionId", "")),
+                "label": shown(option.get("name") or option.get("optionId", "")),
+                "kind": kind,
+                "tone": "reject" if kind.startswith("reject") else "allow" if kind.startswith("allow") else "other",
+                "hint": OPTION_HINTS.get(kind, kind),
+            }
+        )
     return out
 
 
@@ -294,4 +296,3 @@ def permission_spec(
         "options": option_rows(options),
         "details": details,
     }
-

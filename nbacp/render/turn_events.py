@@ -27,8 +27,12 @@ RECORD_CHILD_CHARS = 8_000
 """Characters of one subagent's message text in the record."""
 SEVERITIES = ("info", "warning", "error")
 STATES = {"running": "running", "idle": "idle", "requires_action": "requires action", "unknown": "unknown"}
-COMPACTION_STATUS = {"in_progress": "in progress", "completed": "completed", "failed": "failed",
-                     "cancelled": "cancelled"}
+COMPACTION_STATUS = {
+    "in_progress": "in progress",
+    "completed": "completed",
+    "failed": "failed",
+    "cancelled": "cancelled",
+}
 
 
 def one_line(value: Any, limit: int = 300) -> str:
@@ -61,8 +65,11 @@ class Notice:
     @classmethod
     def from_raw(cls, raw: dict[str, Any]) -> Notice:
         severity = raw.get("severity")
-        return cls(severity if severity in SEVERITIES else "info", one_line(raw.get("title") or "(no title)"),
-                   one_line(raw.get("description") or "", 1000))
+        return cls(
+            severity if severity in SEVERITIES else "info",
+            one_line(raw.get("title") or "(no title)"),
+            one_line(raw.get("description") or "", 1000),
+        )
 
     def line(self) -> str:
         more = f" — {self.description}" if self.description else ""
@@ -140,7 +147,7 @@ class ChildRecord:
         return self.title or "Subagent"
 
     def heading(self) -> str:
-        """"Subagent: Explore · idle (end_turn)"."""
+        """ "Subagent: Explore · idle (end_turn)"."""
         state = STATES.get(self.state, one_line(self.state, 40))
         stop = f" ({self.stop_reason})" if self.stop_reason else ""
         return f"Subagent: {self.name()} · {state}{stop}"
@@ -162,8 +169,14 @@ class TurnEvents:
     children_dropped: int = 0
 
     def __bool__(self) -> bool:
-        return bool(self.notices or self.compactions or self.children or self.notices_dropped
-                    or self.compactions_dropped or self.children_dropped)
+        return bool(
+            self.notices
+            or self.compactions
+            or self.children
+            or self.notices_dropped
+            or self.compactions_dropped
+            or self.children_dropped
+        )
 
     def dropped_lines(self) -> list[str]:
         """What went over the bounds, one line each."""

@@ -86,8 +86,9 @@ def events_html(events: TurnEvents | None) -> Iterator[str]:
     for compaction in events.compactions.values():
         summary = compaction.record_summary()
         body = f"<pre>{_text(summary)}</pre>" if summary else ""
-        yield (f'<details class="nbacp-record-compaction"><summary>{_text(compaction.line())}</summary>'
-               f"{body}</details>")
+        yield (
+            f'<details class="nbacp-record-compaction"><summary>{_text(compaction.line())}</summary>{body}</details>'
+        )
     for child in events.children.values():
         parts = [f'<details class="nbacp-record-subagent" open><summary>{_text(child.heading())}</summary>']
         if child.description:

@@ -28,6 +28,8 @@ CHILD_ACTIVITY_BUDGET = 8 * 1024
 _PUNCT = re.compile("([" + re.escape(string.punctuation) + "])")
 _LEAD = re.compile(r"^[ \t]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
 def _line(line: str) -> str:
     lead = _LEAD.match(line)
     indent = ""

@@ -108,9 +108,7 @@ def check_url(url: str) -> UrlCheck:
     host = ".".join(_encode_label(label) for label in labels)
     display_host = ".".join(decoded)
     if any(label.startswith("xn--") for label in labels):
-        warnings.append(
-            f"The host is punycode: '{host}' reads as '{display_host}'. Check it is the site you expect."
-        )
+        warnings.append(f"The host is punycode: '{host}' reads as '{display_host}'. Check it is the site you expect.")
     elif not raw_host.isascii():
         warnings.append(
             f"The host has non-ASCII letters; the browser will contact '{host}'. Check it is the site you expect."

@@ -20,7 +20,10 @@ from nbacp.widgets.text import safe_text, visible_controls
 
 TERMINAL_NOTE = "Terminal sign-in is not supported in the notebook."
 CANCEL_ACTION = {
-    "event": "cancel", "label": "Cancel", "style": "default", "hint": "Do not authenticate; the request fails",
+    "event": "cancel",
+    "label": "Cancel",
+    "style": "default",
+    "hint": "Do not authenticate; the request fails",
 }
 
 
@@ -91,8 +94,10 @@ def distinct_methods(methods: Sequence[Any]) -> tuple[list[Any], list[str]]:
         repeated[method_id] = repeated.get(method_id, 1) + 1
         if method_kind(kept[method_id]) == "terminal" and method_kind(method) != "terminal":
             kept[method_id] = method
-    notes = [f"The agent listed authentication method {visible_controls(mid)[:80]!r} {count} times; one is shown."
-             for mid, count in repeated.items()]
+    notes = [
+        f"The agent listed authentication method {visible_controls(mid)[:80]!r} {count} times; one is shown."
+        for mid, count in repeated.items()
+    ]
     return list(kept.values()), notes
 
 

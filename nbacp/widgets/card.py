@@ -366,4 +366,3 @@ def _set_result(future: asyncio.Future[Any], value: Any) -> None:
 def withdrawn_text(seconds: float) -> str:
     """The record's line for a request the agent withdrew after ``seconds``."""
     return f"Withdrawn by the agent after {round(seconds)} s."
-

@@ -53,7 +53,12 @@ class FormCard(Card[ElicitationResponse]):
     """
 
     def __init__(
-        self, message: str, requested_schema: Any, *, agent: str | None = None, meta: dict[str, Any] | None = None,
+        self,
+        message: str,
+        requested_schema: Any,
+        *,
+        agent: str | None = None,
+        meta: dict[str, Any] | None = None,
         opened: bool = True,
     ) -> None:
         # a Form: the client parsed the request's schema already (once per request)
@@ -68,8 +73,10 @@ class FormCard(Card[ElicitationResponse]):
         notes = [shown(text) for text in (form.title, form.description) if text and text != message]
         if not form.can_accept:
             names = visible_controls(", ".join(f.name for f in form.unsupported if f.required))
-            notes.append(f"Accept is not possible: the required field(s) {names} cannot be shown by this client. "
-                         "You can decline or cancel.")
+            notes.append(
+                f"Accept is not possible: the required field(s) {names} cannot be shown by this client. "
+                "You can decline or cancel."
+            )
         actions = [dict(a) for a in ACTIONS]
         actions[0]["disabled"] = not form.can_accept
         spec: dict[str, Any] = {
@@ -153,8 +160,12 @@ class FormCard(Card[ElicitationResponse]):
         elif isinstance(field, NumberField):
             # what a number box can hold: a number, or text that is one (the form checks bounds)
             text = value.strip() if isinstance(value, str) else None
-            if isinstance(value, bool) or not (value is None or isinstance(value, int | float) or text == ""
-                                               or not isinstance(parse_number(text or "", integer=False), str)):
+            if isinstance(value, bool) or not (
+                value is None
+                or isinstance(value, int | float)
+                or text == ""
+                or not isinstance(parse_number(text or "", integer=False), str)
+            ):
                 raise ValueError(f"{name!r} takes a number.")
         elif value is not None and not isinstance(value, bool):
             raise ValueError(f"{name!r} takes True, False or None.")

@@ -80,8 +80,10 @@ class FormPage:
 
     def errors(self, errors: Mapping[str, list[str]]) -> dict[str, list[str]]:
         """Messages keyed by the page's names, their text safe to show (they may quote a value)."""
-        return {(self.name(name) if name else name): [visible_controls(m) for m in messages]
-                for name, messages in errors.items()}
+        return {
+            (self.name(name) if name else name): [visible_controls(m) for m in messages]
+            for name, messages in errors.items()
+        }
 
 
 def field_kind(field: Field) -> str:
@@ -148,8 +150,13 @@ def companion_spec(question: FormQuestion, page: FormPage | None = None) -> dict
         mode, title, placeholder = "add", custom.title or "Other", custom.description or "Type your own answer"
     if custom.pattern_warning:  # the box's pattern cannot be checked: say so where the box is
         description = f"{description} ⚠ {custom.pattern_warning}" if description else f"⚠ {custom.pattern_warning}"
-    return {"name": page.name(custom.name), "title": shown(title), "description": shown(description),
-            "placeholder": shown(placeholder), "mode": mode}
+    return {
+        "name": page.name(custom.name),
+        "title": shown(title),
+        "description": shown(description),
+        "placeholder": shown(placeholder),
+        "mode": mode,
+    }
 
 
 def question_spec(question: FormQuestion, page: FormPage | None = None, *, lone: bool = False) -> dict[str, Any]:
@@ -167,10 +174,13 @@ def question_spec(question: FormQuestion, page: FormPage | None = None, *, lone:
         "options": [
             # an untitled value is its own label: shown as its page string, so two values that
             # read alike once cleaned are still told apart ("opt � one", "opt � one (2)")
-            {"value": page.value(choice.name, o.value),
-             "label": page.value(choice.name, o.value) if o.label == o.value else shown(o.label),
-             "description": shown(o.description),
-             "preview": shown(o.preview), "recommended": o.recommended}
+            {
+                "value": page.value(choice.name, o.value),
+                "label": page.value(choice.name, o.value) if o.label == o.value else shown(o.label),
+                "description": shown(o.description),
+                "preview": shown(o.preview),
+                "recommended": o.recommended,
+            }
             for o in choice.options
         ],
         "custom": None if custom is None else companion_spec(question, page),
@@ -183,8 +193,10 @@ def fields_spec(form: Form, page: FormPage | None = None) -> list[dict[str, Any]
     """Every item's spec; ``page``: the card's names and values table (a new one if not given)."""
     page = page or FormPage()
     lone = len(form.items) == 1
-    return [question_spec(item, page, lone=lone) if isinstance(item, FormQuestion) else field_spec(item, page)
-            for item in form.items]
+    return [
+        question_spec(item, page, lone=lone) if isinstance(item, FormQuestion) else field_spec(item, page)
+        for item in form.items
+    ]
 
 
 def draft_value(field: Field, value: Any) -> Any:

@@ -27,7 +27,10 @@ BUTTON_STYLES = {"allow_once": "primary"}
 
 
 def card_spec(
-    tool_call: ToolCallUpdate, options: Sequence[PermissionOption], agent: str | None, ids: PageText,
+    tool_call: ToolCallUpdate,
+    options: Sequence[PermissionOption],
+    agent: str | None,
+    ids: PageText,
     warning: str = "",
 ) -> dict[str, Any]:
     """The card's ``spec``: the permission body, its header and one action per option (its id as
@@ -72,8 +75,11 @@ class PermissionCard(Card[RequestPermissionResponse]):
         """``warning``: a line the card shows above its options (the client's, never the agent's);
         ``opened``: see ``Card``."""
         self._ids = PageText()  # option ids as the page holds them, and back
-        super().__init__(card_spec(tool_call, options, agent, self._ids, warning), opened=opened,
-                         _dom_classes=("nbacp-permission-card",))
+        super().__init__(
+            card_spec(tool_call, options, agent, self._ids, warning),
+            opened=opened,
+            _dom_classes=("nbacp-permission-card",),
+        )
         self.tool_call = tool_call
         self.options = list(options)
         self.agent = agent

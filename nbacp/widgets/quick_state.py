@@ -25,9 +25,11 @@ def serializers(cls: type[widgets.Widget]) -> dict[str, Serializer]:
     table = _TABLES.get(cls)
     if table is None:
         default = cls._trait_to_json
-        table = {name: trait.metadata.get("to_json", default)
-                 for name, trait in cls.class_traits(sync=True).items()
-                 if not hasattr(cls, f"_{name}_metadata")}
+        table = {
+            name: trait.metadata.get("to_json", default)
+            for name, trait in cls.class_traits(sync=True).items()
+            if not hasattr(cls, f"_{name}_metadata")
+        }
         _TABLES[cls] = table
     return table
 

@@ -54,12 +54,27 @@ class Proposal:
     """Where a new cell goes, when the card cannot name a cell (the notebook could not be read)."""
 
 
-ACCEPT: dict[str, Any] = {"event": "accept", "label": "Accept", "style": "primary", "draft": True, "default": True,
-          "hint": "Put this cell into the notebook (your edits included)"}
-ACCEPT_RUN: dict[str, Any] = {"event": "accept_run", "label": "Accept & run", "style": "default", "draft": True,
-              "hint": "Put it in and run it (your choice; the agent cannot ask for it)"}
-REJECT: dict[str, Any] = {"event": "reject", "label": "Reject", "style": "default",
-                          "hint": "Nothing changes; the agent is told"}
+ACCEPT: dict[str, Any] = {
+    "event": "accept",
+    "label": "Accept",
+    "style": "primary",
+    "draft": True,
+    "default": True,
+    "hint": "Put this cell into the notebook (your edits included)",
+}
+ACCEPT_RUN: dict[str, Any] = {
+    "event": "accept_run",
+    "label": "Accept & run",
+    "style": "default",
+    "draft": True,
+    "hint": "Put it in and run it (your choice; the agent cannot ask for it)",
+}
+REJECT: dict[str, Any] = {
+    "event": "reject",
+    "label": "Reject",
+    "style": "default",
+    "hint": "Nothing changes; the agent is told",
+}
 
 
 def _shown(text: str) -> str:
@@ -89,9 +104,14 @@ def review_spec(proposal: Proposal, agent: str | None, path: str, live: bool, wh
         actions.insert(0, {**ACCEPT, "label": "Delete", "hint": "Delete this cell from the notebook"})
     elif proposal.cell_type == "code":
         actions.insert(1, dict(ACCEPT_RUN))
-    instead = "" if live else (
-        "Accepting still goes through the notebook tools; the agent is told exactly what happened "
-        "(applied another way, or not applied and why).")
+    instead = (
+        ""
+        if live
+        else (
+            "Accepting still goes through the notebook tools; the agent is told exactly what happened "
+            "(applied another way, or not applied and why)."
+        )
+    )
     return {
         "kind": "review",
         "header": header,
@@ -189,8 +209,10 @@ class ReviewCard(Card[ReviewAnswer]):
 
     def _action(self, event: str, content: Mapping[str, Any]) -> bool:
         if event in ("reject", "cancel"):
-            return self._resolve(ReviewAnswer("cancel" if event == "cancel" else "reject"),
-                                 "Rejected" if event == "reject" else "Dismissed (not applied)")
+            return self._resolve(
+                ReviewAnswer("cancel" if event == "cancel" else "reject"),
+                "Rejected" if event == "reject" else "Dismissed (not applied)",
+            )
         if event == "reject_all":
             answered = self._resolve(ReviewAnswer("reject"), "Rejected (Reject all)")
             if answered and self.group is not None:
@@ -223,8 +245,9 @@ class ReviewCard(Card[ReviewAnswer]):
         if problem is not None:
             self.errors = {"source": [_shown(problem.replace(" Nothing was applied.", ""))]}
             return None
-        return ReviewAnswer("accept", source, run and self.proposal.cell_type == "code",
-                            source != self.proposal.new_source)
+        return ReviewAnswer(
+            "accept", source, run and self.proposal.cell_type == "code", source != self.proposal.new_source
+        )
 
     def finish(self, line: str, *, copy: str | None = None) -> None:
         """The edit's true outcome (read back from the notebook): the card's summary, then settled.

@@ -21,7 +21,13 @@ from nbacp.render.safe_text import NO_TYPESET_CLASSES, comm_safe, safe_text
 from nbacp.widgets import shared
 
 __all__ = [
-    "NO_TYPESET_CLASSES", "card_style", "no_typeset", "safe_text", "text_block", "text_label", "visible_controls",
+    "NO_TYPESET_CLASSES",
+    "card_style",
+    "no_typeset",
+    "safe_text",
+    "text_block",
+    "text_label",
+    "visible_controls",
 ]
 
 

@@ -146,8 +146,10 @@ class SessionToolbar(widgets.HBox):  # type: ignore[misc]  # ipywidgets is untyp
             controls: dict[str, Any] = {}
             for entry in entries:
                 control = self.controls.get(entry.key)
-                if control is None or self._targets.get(entry.key, (None,))[0] != entry.target[0] or (
-                    isinstance(control, widgets.Checkbox) != (entry.kind == "boolean")
+                if (
+                    control is None
+                    or self._targets.get(entry.key, (None,))[0] != entry.target[0]
+                    or (isinstance(control, widgets.Checkbox) != (entry.kind == "boolean"))
                 ):
                     control = self._build(entry)
                 else:
@@ -199,7 +201,9 @@ class SessionToolbar(widgets.HBox):  # type: ignore[misc]  # ipywidgets is untyp
             )
         else:
             control = widgets.Dropdown(
-                options=_with_current(entry.choices, entry.value), value=entry.value, description=entry.label,
+                options=_with_current(entry.choices, entry.value),
+                value=entry.value,
+                description=entry.label,
                 layout=widgets.Layout(width="auto"),
             )
             control.style.description_width = "initial"

@@ -186,7 +186,8 @@ class UrlConsentCard(Card[UrlResponse]):
             return True
         if event == "retry":
             self._show(
-                link_label="Open again", link_enabled=True,
+                link_label="Open again",
+                link_enabled=True,
                 status="Open the page again, then finish there. Waiting for the agent...",
             )
             return True

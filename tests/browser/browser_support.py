@@ -78,8 +78,14 @@ class JupyterServer:
             "nbformat_minor": 5,
             "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
             "cells": [
-                {"cell_type": "code", "id": secrets.token_hex(4), "metadata": {}, "execution_count": None,
-                 "outputs": [], "source": src}
+                {
+                    "cell_type": "code",
+                    "id": secrets.token_hex(4),
+                    "metadata": {},
+                    "execution_count": None,
+                    "outputs": [],
+                    "source": src,
+                }
                 for src in cells
             ],
         }
@@ -109,8 +115,12 @@ class JupyterServer:
 
 
 def start_server(
-    kind: Kind, base: Path, notebooks: Path | None = None, extra_env: dict[str, str] | None = None,
-    python: str | None = None, nbacp_extension: bool = True,
+    kind: Kind,
+    base: Path,
+    notebooks: Path | None = None,
+    extra_env: dict[str, str] | None = None,
+    python: str | None = None,
+    nbacp_extension: bool = True,
 ) -> JupyterServer:
     """Start a server on a free loopback port and wait (bounded) until its API answers.
 
@@ -148,10 +158,17 @@ def start_server(
 
     def command(port: int) -> list[str]:
         cmd = [
-            python or sys.executable, "-m", "jupyterlab" if kind == "lab" else "notebook",
-            "--no-browser", "--ip=127.0.0.1", f"--port={port}", NO_MOVE,
-            f"--IdentityProvider.token={token}", "--ServerApp.allow_root=True",
-            f"--ServerApp.root_dir={root}", f"--{app}.expose_app_in_browser=True",
+            python or sys.executable,
+            "-m",
+            "jupyterlab" if kind == "lab" else "notebook",
+            "--no-browser",
+            "--ip=127.0.0.1",
+            f"--port={port}",
+            NO_MOVE,
+            f"--IdentityProvider.token={token}",
+            "--ServerApp.allow_root=True",
+            f"--ServerApp.root_dir={root}",
+            f"--{app}.expose_app_in_browser=True",
         ]
         if kind == "lab":
             cmd.append("--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate")
@@ -274,8 +291,7 @@ def save_shot(card: Locator, directory: Path, name: str) -> Path:
 def set_theme(page: Page, theme: str, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> None:
     """Switch JupyterLab to ``theme`` and wait until the page shows it."""
     page.evaluate("(t) => window.jupyterapp.commands.execute('apputils:change-theme', {theme: t})", theme)
-    page.wait_for_function("(t) => document.body.dataset.jpThemeName === t", arg=theme, timeout=timeout_ms,
-                           polling=100)
+    page.wait_for_function("(t) => document.body.dataset.jpThemeName === t", arg=theme, timeout=timeout_ms, polling=100)
 
 
 def active_plugins(page: Page, prefix: str) -> list[str]:

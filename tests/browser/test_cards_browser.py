@@ -321,8 +321,6 @@ def test_agent_text_never_becomes_markup(lab: JupyterServer, page: Page, tmp_pat
     screenshot(page, tmp_path, "hostile")
 
 
-
-
 def test_edits_reach_the_kernel_while_a_cell_awaits(lab: JupyterServer, page: Page) -> None:
     """The case of every agent turn: the prompting cell awaits while the person edits a card."""
     awaiting = (

@@ -140,7 +140,11 @@ def test_claude_proposes_three_edits_and_the_person_decides(
 
     assert model.path == path and model.prompt_cell == prompt
     assert [(c["id"], c["source"]) for c in after if c["id"] not in (setup, prompt)] == [
-        (x, "x = 1"), (after[2]["id"], INSERTED), (y, EDITED), (z, "z = 3")]
+        (x, "x = 1"),
+        (after[2]["id"], INSERTED),
+        (y, EDITED),
+        (z, "z = 3"),
+    ]
     assert [c["id"] for c in after] == [setup, x, after[2]["id"], y, z, prompt]
     new_id = after[2]["id"]
     assert new_id not in {c["id"] for c in before} and after[2]["cell_type"] == "code"
@@ -149,6 +153,9 @@ def test_claude_proposes_three_edits_and_the_person_decides(
     assert delete_result == "Rejected by the person; nothing was changed."
     record = page.locator(".jp-Notebook .nbacp-record")  # the turn's record replaced its view
     expect(record).to_have_count(1)
-    for line in (f"Accepted as cell {new_id} after cell {x}.", f"Accepted (edited by the person) as cell {y}.",
-                 "Rejected by the person; nothing was changed."):
+    for line in (
+        f"Accepted as cell {new_id} after cell {x}.",
+        f"Accepted (edited by the person) as cell {y}.",
+        "Rejected by the person; nothing was changed.",
+    ):
         expect(record).to_contain_text(line)

@@ -50,16 +50,21 @@ def write(server: JupyterServer, plan: list[dict[str, Any]], cells: list[str]) -
 
 
 def edit(mode: str, cell: int | None, source: str | None = None) -> dict[str, Any]:
-    return {"edit_mode": mode} | ({"cell": cell} if cell is not None else {}) | (
-        {"new_source": source} if source is not None else {})
+    return (
+        {"edit_mode": mode}
+        | ({"cell": cell} if cell is not None else {})
+        | ({"new_source": source} if source is not None else {})
+    )
 
 
 def start(page: Page, server: JupyterServer, path: str) -> None:
     """Open the notebook, run the setup cell to its end, then start the prompt cell."""
     open_notebook(page, server, path)
     start_cell(page, 0)
-    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells[0]"
-                           ".execution_count !== null", timeout=CARD_TIMEOUT)
+    page.wait_for_function(
+        "() => window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells[0].execution_count !== null",
+        timeout=CARD_TIMEOUT,
+    )
     wait_kernel_idle(page)
     start_cell(page, 1)
 
@@ -90,8 +95,7 @@ def sources(page: Page) -> list[tuple[str, str]]:
 
 
 def test_insert_edit_reject_then_undo(page: Page, server: JupyterServer) -> None:
-    plan = [edit("insert", 1, "total = sum(revenue)"), edit("replace", 2, "revenue = [1, 2, 3, 4]"),
-            edit("delete", 3)]
+    plan = [edit("insert", 1, "total = sum(revenue)"), edit("replace", 2, "revenue = [1, 2, 3, 4]"), edit("delete", 3)]
     path, ids, setup = write(server, plan, ["revenue = [1, 2, 3]", "print('debug')"])
     start(page, server, path)
     assert active_plugins(page, "nbacp:") == ["nbacp:notebook"]
@@ -107,13 +111,14 @@ def test_insert_edit_reject_then_undo(page: Page, server: JupyterServer) -> None
     cells = sources(page)
     new = cells[2][0]
     before = [(ids[0], setup), (ids[1], PROMPT), (ids[2], "revenue = [1, 2, 3]"), (ids[3], "print('debug')")]
-    assert cells == [before[0], before[1], (new, "total = sum(revenue)"), (ids[2], "revenue = [10, 20, 30]"),
-                     before[3]]
+    assert cells == [before[0], before[1], (new, "total = sum(revenue)"), (ids[2], "revenue = [10, 20, 30]"), before[3]]
     view = json.loads(text(read)[1])
     assert [c["id"] for c in view["cells"]] == ids and view["prompt_cell_id"] == ids[1]
     assert text(inserted) == (False, f"Accepted as cell {new} after cell {ids[1]}.")
-    assert text(replaced) == (False, f"Accepted as cell {ids[2]}. The person edited it; the cell's source is "
-                                     "now:\nrevenue = [10, 20, 30]")
+    assert text(replaced) == (
+        False,
+        f"Accepted as cell {ids[2]}. The person edited it; the cell's source is now:\nrevenue = [10, 20, 30]",
+    )
     assert text(deleted) == (True, "Rejected by the person; nothing was changed.")
 
     cell(page, 0).locator(".jp-InputPrompt").click()
@@ -121,8 +126,10 @@ def test_insert_edit_reject_then_undo(page: Page, server: JupyterServer) -> None
     # Ctrl+Z in command mode is the notebook's undo (the piece's shortcut, docs/notebook-edits.md): the replace,
     # then the insert, one per press.
     page.keyboard.press("Control+z")
-    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells"
-                           ".some((c) => c.getSource() === 'revenue = [1, 2, 3]')")
+    page.wait_for_function(
+        "() => window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells"
+        ".some((c) => c.getSource() === 'revenue = [1, 2, 3]')"
+    )
     assert sources(page) == [before[0], before[1], (new, "total = sum(revenue)"), before[2], before[3]]
     page.keyboard.press("Control+z")
     page.wait_for_function("() => window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells.length === 4")
@@ -134,8 +141,11 @@ def test_a_stale_proposal_is_refused(page: Page, server: JupyterServer) -> None:
     start(page, server, path)
     replace = card(page, f"proposes to change cell {ids[2]}")
     # the person changes the target cell after the agent read it, while the card is open
-    page.evaluate("""(id) => window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells
-        .find((c) => c.id === id).setSource('revenue = [5, 6]')""", ids[2])
+    page.evaluate(
+        """(id) => window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells
+        .find((c) => c.id === id).setSource('revenue = [5, 6]')""",
+        ids[2],
+    )
     press(replace, "Accept")
     _read, refused = results(page)
     failed, said = text(refused)
@@ -154,8 +164,11 @@ def test_without_the_piece_the_fallback_puts_the_cell_below_the_prompt(page: Pag
     read, queued = results(page)
     assert text(read)[0] and "no nbacp front-end piece" in text(read)[1]
     failed, said = text(queued)
-    assert failed and said.startswith("Not applied: queued as IPython's set_next_input") and \
-        "no nbacp front-end piece" in said
+    assert (
+        failed
+        and said.startswith("Not applied: queued as IPython's set_next_input")
+        and "no nbacp front-end piece" in said
+    )
     cells = sources(page)
     assert [c[1] for c in cells[2:]] == ["total = 6", "x = 1"] and cells[3][0] == ids[2]
 
@@ -169,18 +182,20 @@ def test_accept_to_shown_in_the_page(page: Page, lab: JupyterServer) -> None:
     for marker in markers:
         found = page.locator(".nbacp-review-card").filter(has_text=marker)
         expect(found.locator(".nbacp-card")).to_have_attribute("data-ready", "true", timeout=CARD_TIMEOUT)
-        page.evaluate("""(marker) => { window.__shown = new Promise((resolve) => {
+        page.evaluate(
+            """(marker) => { window.__shown = new Promise((resolve) => {
             const seen = () => [...document.querySelectorAll('.jp-Cell .jp-InputArea-editor')]
               .some((e) => e.textContent.trim() === marker);  // not the prompt cell, which names every marker
             const observer = new MutationObserver(() => {
               if (seen()) { observer.disconnect(); resolve(performance.now()); } });
-            observer.observe(document.body, {childList: true, subtree: true, characterData: true}); }); }""", marker)
+            observer.observe(document.body, {childList: true, subtree: true, characterData: true}); }); }""",
+            marker,
+        )
         button = found.get_by_role("button", name="Accept", exact=True)
         button.evaluate("(b) => { window.__clicked = performance.now(); b.click(); }")
         times.append(page.evaluate("async () => (await window.__shown) - window.__clicked"))
     results(page)
-    print(f"Accept -> cell shown in the page: median {statistics.median(times):.0f} ms of "
-          f"{[round(t) for t in times]}")
+    print(f"Accept -> cell shown in the page: median {statistics.median(times):.0f} ms of {[round(t) for t in times]}")
     assert [c["source"] for c in page_cells(page)][2:] == markers[::-1]
 
 
@@ -196,5 +211,6 @@ def test_the_example_notebook_puts_the_demo_agents_cell_in_live(page: Page, serv
     proposed = "# proposed by the nbacp demo agent\nsales.describe()"
     assert cells[prompt[0] + 1]["source"] == proposed
     said = cell(page, prompt[0] + 3).locator(".jp-OutputArea-output").first
-    expect(said).to_contain_text(f"What happened: Accepted as cell {cells[prompt[0] + 1]['id']} after cell "
-                                 f"{cells[prompt[0]]['id']}.")
+    expect(said).to_contain_text(
+        f"What happened: Accepted as cell {cells[prompt[0] + 1]['id']} after cell {cells[prompt[0]]['id']}."
+    )

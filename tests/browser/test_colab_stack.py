@@ -89,8 +89,9 @@ _PRIMARY = """(button) => {
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServer]:
     """JupyterLab 3.6 from the Colab-stack venv, in place of the session's JupyterLab 4 for this module."""
     python = colab_stack.ensure()
-    server = start_server("lab", tmp_path_factory.mktemp("jupyter-colab"), extra_env=colab_stack.server_env(),
-                          python=str(python))
+    server = start_server(
+        "lab", tmp_path_factory.mktemp("jupyter-colab"), extra_env=colab_stack.server_env(), python=str(python)
+    )
     try:
         yield server
     finally:
@@ -137,8 +138,9 @@ def test_a_card_carries_its_stylesheet(slow_page: Page) -> None:
 @pytest.mark.parametrize("awaiting", [False, True], ids=["idle", "awaiting-cell"])
 @pytest.mark.parametrize("delay", DELAYS)
 @pytest.mark.parametrize("name", NAMES)
-def test_the_kernel_gets_what_the_page_showed(slow_page: Page, proxy: DelayProxy, name: str, delay: int,
-                                              awaiting: bool) -> None:
+def test_the_kernel_gets_what_the_page_showed(
+    slow_page: Page, proxy: DelayProxy, name: str, delay: int, awaiting: bool
+) -> None:
     """Idle: the card's callback gets the answer. Awaiting: a cell awaits the card meanwhile
     (ipykernel 6.17.1 holds comm messages behind it without nbacp's forwarding, docs/kernels.md)."""
     answer_through_the_link(slow_page, proxy, name, delay, "fast", awaiting)

@@ -58,7 +58,7 @@ SETUP = textwrap.dedent('''
 ''')
 
 # claude-agent-acp's Bash request and gemini-cli's replace request, as recorded (docs/consent-cards.md).
-PERMISSIONS = textwrap.dedent('''
+PERMISSIONS = textwrap.dedent("""
     bash = PermissionCard(ToolCallUpdate(
         tool_call_id="toolu_bash", title="pytest -q tests/ && ruff check .", kind="execute", status="pending",
         raw_input={"command": "pytest -q tests/ && ruff check .", "description": "Run the tests and the linter"},
@@ -74,11 +74,11 @@ PERMISSIONS = textwrap.dedent('''
         locations=[ToolCallLocation(path="/home/me/proj/settings.py")]),
         GEMINI, agent="gemini")
     widgets.VBox([probe(bash, "bash"), probe(edit, "edit")])
-''')
+""")
 PERMISSION_RESULTS = "for card in (bash, edit):\n    print(card.response.outcome.option_id if card.done else 'open')"
 
 LONG = "x" * 3000
-WIDE = textwrap.dedent(f'''
+WIDE = textwrap.dedent(f"""
     LONG = {LONG!r}
     wide_call = ToolCallUpdate(
         tool_call_id="id-" + LONG, title="Run " + LONG, kind="execute", status="pending",
@@ -100,29 +100,29 @@ WIDE = textwrap.dedent(f'''
                    "vars": [{{"name": "K_" + "X" * 500}}]}}], agent=LONG, reason=LONG),
         wide_form,
     ])
-''')
+""")
 
-URL_CARDS = textwrap.dedent('''
+URL_CARDS = textwrap.dedent("""
     login = UrlConsentCard("Sign in to continue.", "https://accounts.example.com/login?next=/x", "e1", agent="bot")
     evil = UrlConsentCard("Run this.", "javascript:window.__xss=1", "e2", agent="bot")
     local = UrlConsentCard("Finish here.", "http://127.0.0.1:8765/callback", "e3", agent="bot")
     widgets.VBox([probe(login, "login"), probe(evil, "evil"), probe(local, "local")])
-''')
-URL_COMPLETE = textwrap.dedent('''
+""")
+URL_COMPLETE = textwrap.dedent("""
     if login.done:
         login.complete()  # what the client does on the agent's elicitation/complete
     print("login ->", login.response and login.response.action, login.stage)
     print("evil ->", evil.response and evil.response.action, evil.stage)
-''')
+""")
 
-AUTH = textwrap.dedent('''
+AUTH = textwrap.dedent("""
     auth = AuthCard([
         {"id": "api-key", "name": "API key", "description": "Use an API key from the environment",
          "type": "env_var", "vars": [{"name": "OPENAI_API_KEY"}, {"name": "OPENAI_ORG", "optional": True}]},
         {"id": "login", "name": "Terminal login", "type": "terminal"},
     ], agent="codex", reason="The agent answered: Authentication required")
     probe(auth, "auth")
-''')
+""")
 
 
 def open_cards(lab: JupyterServer, page: Page, *cells: str) -> None:

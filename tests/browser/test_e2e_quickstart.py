@@ -28,7 +28,6 @@ CONNECT_CELL, CLOSE_CELL, EXPLORE_CONNECT_CELL, EXPLORE_CELL, LAST_CELL = 5, 20,
 REOPENED_SHOT = Path(__file__).parents[2] / "docs" / "reopened.png"
 
 
-
 def card(out: Locator, selector: str, text: str) -> Locator:
     """The one card of that kind and text in a turn's output, once the agent has asked it."""
     found = out.locator(selector).filter(has_text=text)
@@ -168,8 +167,12 @@ def test_quickstart_answered_in_jupyterlab(lab: JupyterServer, page: Page, tmp_p
             if attempt == 5:
                 raise
     saved = json.loads((lab.root / "notebooks" / "quickstart.ipynb").read_text())
-    widget_outputs = [o for c in saved["cells"] for o in c.get("outputs", [])
-                      if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    widget_outputs = [
+        o
+        for c in saved["cells"]
+        for o in c.get("outputs", [])
+        if "application/vnd.jupyter.widget-view+json" in o.get("data", {})
+    ]
     assert widget_outputs == [], widget_outputs
     assert "widgets" not in saved["metadata"]  # no widget state saved
     lab.shutdown_kernels()  # the kernel that held the widget models is gone

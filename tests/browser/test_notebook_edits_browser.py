@@ -31,33 +31,44 @@ def test_read_insert_replace_delete_by_id(page: Page, server: JupyterServer) -> 
         (x["id"], "code", x["source"]) for x in (a, b, c)
     ]
 
-    inserted = run_in_kernel(page, edit_code(mode="insert", cell_id=b["id"], source="# a heading", cell_type="markdown",
-                                             expected_source="b = 2"), a["id"])
+    inserted = run_in_kernel(
+        page,
+        edit_code(mode="insert", cell_id=b["id"], source="# a heading", cell_type="markdown", expected_source="b = 2"),
+        a["id"],
+    )
     assert inserted["outcome"] == "applied" and inserted["source"] == "# a heading"
     new = inserted["cell_id"]
     assert [(x["id"], x["cell_type"], x["source"]) for x in page_cells(page)] == [
-        (a["id"], "code", "a = 1"), (b["id"], "code", "b = 2"), (new, "markdown", "# a heading"),
+        (a["id"], "code", "a = 1"),
+        (b["id"], "code", "b = 2"),
+        (new, "markdown", "# a heading"),
         (c["id"], "code", "c = 3"),
     ]
 
-    replaced = run_in_kernel(page, edit_code(mode="replace", cell_id=c["id"], source="c = 30", expected_source="c = 3"),
-                             a["id"])
+    replaced = run_in_kernel(
+        page, edit_code(mode="replace", cell_id=c["id"], source="c = 30", expected_source="c = 3"), a["id"]
+    )
     assert replaced == {"outcome": "applied", "cell_id": c["id"], "source": "c = 30", "reason": ""}
     deleted = run_in_kernel(page, edit_code(mode="delete", cell_id=b["id"], expected_source="b = 2"), a["id"])
     assert deleted == {"outcome": "applied", "cell_id": None, "source": None, "reason": ""}
     assert [(x["id"], x["source"]) for x in page_cells(page)] == [
-        (a["id"], "a = 1"), (new, "# a heading"), (c["id"], "c = 30")
+        (a["id"], "a = 1"),
+        (new, "# a heading"),
+        (c["id"], "c = 30"),
     ]
 
-    stale = run_in_kernel(page, edit_code(mode="replace", cell_id=c["id"], source="c = 4", expected_source="c = 3"),
-                          a["id"])
+    stale = run_in_kernel(
+        page, edit_code(mode="replace", cell_id=c["id"], source="c = 4", expected_source="c = 3"), a["id"]
+    )
     assert stale["outcome"] == "stale" and c["id"] in stale["reason"]
     missing = run_in_kernel(page, edit_code(mode="delete", cell_id="no-such-cell"), a["id"])
     assert missing["outcome"] == "not_applied" and "no-such-cell" in missing["reason"]
     prompt = run_in_kernel(page, edit_code(mode="delete", cell_id=a["id"]), a["id"])
     assert prompt["outcome"] == "not_applied" and "prompt cell" in prompt["reason"]
     assert [(x["id"], x["source"]) for x in page_cells(page)] == [
-        (a["id"], "a = 1"), (new, "# a heading"), (c["id"], "c = 30")
+        (a["id"], "a = 1"),
+        (new, "# a heading"),
+        (c["id"], "c = 30"),
     ]
 
 
@@ -66,8 +77,9 @@ def test_undo_in_command_mode_restores(page: Page, server: JupyterServer) -> Non
     before = page_cells(page)
     inserted = run_in_kernel(page, edit_code(mode="insert", cell_id=a["id"], source="inserted = True"), a["id"])
     assert inserted["outcome"] == "applied"
-    replaced = run_in_kernel(page, edit_code(mode="replace", cell_id=c["id"], source="c = 99", expected_source="c = 3"),
-                             a["id"])
+    replaced = run_in_kernel(
+        page, edit_code(mode="replace", cell_id=c["id"], source="c = 99", expected_source="c = 3"), a["id"]
+    )
     assert replaced["outcome"] == "applied"
     page.locator(".jp-Notebook .jp-Cell").first.click()
     page.keyboard.press("Escape")  # command mode
@@ -90,14 +102,18 @@ def test_undo_in_command_mode_restores(page: Page, server: JupyterServer) -> Non
 
 def _wait_for_sources(page: Page, expected: list[str]) -> None:
     """Wait until the open notebook's cells hold exactly these sources (a key press acts asynchronously)."""
-    page.wait_for_function("""(expected) => JSON.stringify(window.jupyterapp.shell.currentWidget.content.model
-        .sharedModel.cells.map((c) => c.getSource())) === JSON.stringify(expected)""", arg=expected)
+    page.wait_for_function(
+        """(expected) => JSON.stringify(window.jupyterapp.shell.currentWidget.content.model
+        .sharedModel.cells.map((c) => c.getSource())) === JSON.stringify(expected)""",
+        arg=expected,
+    )
 
 
 def test_run_runs_the_new_cell_after_the_prompt(page: Page, server: JupyterServer) -> None:
     a, _b, _c = _open(page, server)
-    result = run_in_kernel(page, edit_code(mode="insert", cell_id=a["id"], source="print('ran', 6 * 7)", run=True),
-                           a["id"])
+    result = run_in_kernel(
+        page, edit_code(mode="insert", cell_id=a["id"], source="print('ran', 6 * 7)", run=True), a["id"]
+    )
     assert result["outcome"] == "applied"
     page.wait_for_function(
         """(id) => window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells
@@ -141,12 +157,15 @@ def test_apply_to_shown_in_the_page(page: Page, lab: JupyterServer) -> None:
     times = []
     for i in range(5):
         marker = f"shown_{i} = {i}"
-        page.evaluate("""(marker) => { window.__shown = new Promise((resolve) => {
+        page.evaluate(
+            """(marker) => { window.__shown = new Promise((resolve) => {
             const observer = new MutationObserver(() => {
               const editors = [...document.querySelectorAll('.jp-Cell .jp-InputArea-editor')];
               if (editors.some((e) => e.textContent.includes(marker))) {
                 observer.disconnect(); resolve(performance.now()); } });
-            observer.observe(document.body, {childList: true, subtree: true, characterData: true}); }); }""", marker)
+            observer.observe(document.body, {childList: true, subtree: true, characterData: true}); }); }""",
+            marker,
+        )
         code = f"""
             import time
             t0 = time.time()
@@ -181,12 +200,16 @@ def test_without_the_piece_the_link_is_not_live(page: Page, bare_lab: JupyterSer
     run_in_kernel(page, SETUP.replace("CommNotebookLink()", "CommNotebookLink(hello_timeout=1.0)") + "show(0)", None)
     state = run_in_kernel(page, "show([await link.connect(), link.live, link.why_not_live])", a["id"])
     assert state[:2] == [False, False] and "no nbacp front-end piece" in state[2]
-    refused = run_in_kernel(page, """
+    refused = run_in_kernel(
+        page,
+        """
         from nbacp.errors import NotebookUnavailableError
         try:
             await link.read()
         except NotebookUnavailableError as exc:
-            show(str(exc))""", a["id"])
+            show(str(exc))""",
+        a["id"],
+    )
     assert "no nbacp front-end piece" in refused
     result = run_in_kernel(page, edit_code(mode="insert", cell_id=a["id"], source="x = 1"), a["id"])
     assert result["outcome"] == "not_applied" and "no nbacp front-end piece" in result["reason"]

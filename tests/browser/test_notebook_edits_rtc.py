@@ -18,8 +18,9 @@ SOURCES = ["a = 1", "b = 2"]
 @pytest.fixture(scope="module")
 def rtc_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServer]:
     python = rtc_stack.ensure()
-    server = start_server("lab", tmp_path_factory.mktemp("jupyter-rtc"), python=str(python),
-                          extra_env=rtc_stack.server_env())
+    server = start_server(
+        "lab", tmp_path_factory.mktemp("jupyter-rtc"), python=str(python), extra_env=rtc_stack.server_env()
+    )
     try:
         yield server
     finally:
@@ -55,8 +56,10 @@ def test_two_collaborating_tabs_see_one_insert_and_its_undo(page: Page, rtc_lab:
         assert [sum(c["source"] == "together = 1" for c in page_cells(tab)) for tab in (page, second)] == [1, 1]
 
         # The edit is on the undo stack of the tab that made it (the link's choice), not on the other's.
-        can_undo = [tab.evaluate("() => window.jupyterapp.shell.currentWidget.content.model.sharedModel.canUndo()")
-                    for tab in (page, second)]
+        can_undo = [
+            tab.evaluate("() => window.jupyterapp.shell.currentWidget.content.model.sharedModel.canUndo()")
+            for tab in (page, second)
+        ]
         assert sorted(can_undo) == [False, True], can_undo
         chosen = (page, second)[can_undo.index(True)]
         chosen.locator(".jp-Notebook .jp-Cell").first.click()

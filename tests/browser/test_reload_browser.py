@@ -330,9 +330,13 @@ def test_saved_reload_later_cards_and_messages_come_to_the_reloaded_page(lab: Ju
     card(".nbacp-permission-card", "launch_pipeline_run").get_by_role("button", name="Allow", exact=True).click()
     record = out.locator(".nbacp-record")
     expect(record).to_have_count(1, timeout=TURN_TIMEOUT)
-    for line in ("environment = <Environment.PRODUCTION: 'production'>",
-                 "datasets = [<Dataset.EVENTS: 'events'>] + other 'support tickets'",
-                 "workers = 4", "launch: approved", "Stop reason: end_turn"):
+    for line in (
+        "environment = <Environment.PRODUCTION: 'production'>",
+        "datasets = [<Dataset.EVENTS: 'events'>] + other 'support tickets'",
+        "workers = 4",
+        "launch: approved",
+        "Stop reason: end_turn",
+    ):
         expect(record).to_contain_text(line, timeout=TURN_TIMEOUT)
     expect(out.locator(".nbacp-transcript")).to_have_count(0)
 
@@ -349,7 +353,8 @@ def test_two_tabs_share_the_draft_and_one_answer(lab: JupyterServer, page: Page)
     env2 = second_out.locator(".nbacp-form").filter(has_text="Which environment")
     env.get_by_role("radio", name="Production").click()  # picked in the first tab...
     expect(env2.get_by_role("radio", name="Production")).to_have_attribute(  # ...shown in the second
-        "aria-checked", "true", timeout=TURN_TIMEOUT)
+        "aria-checked", "true", timeout=TURN_TIMEOUT
+    )
     env2.get_by_role("button", name="Accept").click()
     for out in (first_out, second_out):  # answered in both: its line in place, the next card in both
         expect(out.locator(".nbacp-answered").filter(has_text="Production")).to_have_count(1, timeout=TURN_TIMEOUT)

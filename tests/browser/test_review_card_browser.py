@@ -19,7 +19,7 @@ from playwright.sync_api import Locator, Page, expect
 
 CARD_TIMEOUT = 30_000
 
-SETUP = textwrap.dedent('''
+SETUP = textwrap.dedent("""
     import json, dataclasses
     import ipywidgets as widgets
     from nbacp.widgets.review_card import Proposal, ReviewCard, ReviewGroup
@@ -29,8 +29,8 @@ SETUP = textwrap.dedent('''
         label.add_class(f"probe-{name}")
         card.on_resolve(lambda answer: setattr(label, "value", json.dumps(dataclasses.asdict(answer), sort_keys=True)))
         return widgets.VBox([card, label])
-''')
-CARDS = textwrap.dedent('''
+""")
+CARDS = textwrap.dedent("""
     group = ReviewGroup()
     old = "df = load('sales.csv')\\ndf = df.dropna()\\ndf.head()"
     new = "df = load('sales.csv', parse_dates=['month'])\\ndf = df.dropna()\\ndf.groupby('month').revenue.sum().plot()"
@@ -44,7 +44,7 @@ CARDS = textwrap.dedent('''
                          live=False, why_not_live="No nbacp front-end piece answered in this page (VS Code).")
     widgets.VBox([probe(replace, "replace"), probe(insert, "insert"), probe(delete, "delete"),
                   probe(offline, "offline")])
-''')
+""")
 
 
 def ready(card: Locator) -> Locator:
@@ -73,8 +73,9 @@ def test_the_person_edits_accepts_with_the_keyboard_and_rejects_the_rest(
     replace, insert, delete, offline = open_cards(server, page)
     expect(replace.locator(".nbacp-card-header")).to_have_text("claude proposes to change cell b7c1")
     expect(replace.locator(".nbacp-diff-size")).to_have_text("+2 \u22122")
-    expect(insert.locator(".nbacp-diff-add .nbacp-diff-text")).to_have_text(["## Revenue by month",
-                                                                             "From `sales.csv`."])
+    expect(insert.locator(".nbacp-diff-add .nbacp-diff-text")).to_have_text(
+        ["## Revenue by month", "From `sales.csv`."]
+    )
     struck = delete.locator("del.nbacp-diff-text")
     expect(struck).to_have_text("print('debug')")
     assert "line-through" in struck.evaluate("(e) => getComputedStyle(e).textDecorationLine")
@@ -88,8 +89,16 @@ def test_the_person_edits_accepts_with_the_keyboard_and_rejects_the_rest(
     expect(replace.locator("label .nbacp-badge")).to_have_text("edited")
     box.press("Enter")  # a new line in the source: neither an answer nor the notebook's Enter
     box.press("Control+Enter")  # Accept
-    expect_probe(page, "replace", {"action": "accept", "edited": True, "run": False,
-                                   "source": "df = load('sales.csv')\ndf.groupby('month').revenue.sum().plot()\n"})
+    expect_probe(
+        page,
+        "replace",
+        {
+            "action": "accept",
+            "edited": True,
+            "run": False,
+            "source": "df = load('sales.csv')\ndf.groupby('month').revenue.sum().plot()\n",
+        },
+    )
     expect(replace.locator(".nbacp-card-status")).to_have_text("Applying…")
     expect(insert.locator('[data-event="accept_all"]')).to_have_text("Accept all (2)")
     insert.locator('[data-event="reject_all"]').click()
@@ -111,11 +120,15 @@ def test_light_and_dark_and_no_card_wider_than_the_output(lab: JupyterServer, pa
                 page.set_viewport_size({"width": width, "height": 900})
                 wide = area.evaluate(
                     "(a) => [...a.querySelectorAll('.nbacp-card, .nbacp-card *')].filter("
-                    "(e) => e.getBoundingClientRect().right > a.getBoundingClientRect().right + 1).length")
+                    "(e) => e.getBoundingClientRect().right > a.getBoundingClientRect().right + 1).length"
+                )
                 assert wide == 0, (theme, width)
             page.set_viewport_size({"width": 1280, "height": 900})
-            colours = cards[0].locator(".nbacp-diff-line").evaluate_all(
-                "(rows) => rows.map((r) => [r.dataset.tag, getComputedStyle(r).backgroundColor])")
+            colours = (
+                cards[0]
+                .locator(".nbacp-diff-line")
+                .evaluate_all("(rows) => rows.map((r) => [r.dataset.tag, getComputedStyle(r).backgroundColor])")
+            )
             added = {c for tag, c in colours if tag == "+"}
             removed = {c for tag, c in colours if tag == "-"}
             assert len(added) == len(removed) == 1 and added != removed, colours

@@ -154,14 +154,14 @@ def act_permission(page: Page, card: Locator, pace: bool) -> Any:
 
 # A cell that awaits the shown card while the person answers (the kernel busy all along), and
 # writes what it got into its own probe; "awaiting" is printed right before the await.
-AWAITING = textwrap.dedent('''
+AWAITING = textwrap.dedent("""
     awaited = widgets.Label(value="")
     awaited.add_class("probe-awaited")
     display(awaited)
     print("awaiting", flush=True)
     response = await card
     awaited.value = json.dumps(response.model_dump(mode="json", by_alias=True, exclude_none=True), sort_keys=True)
-''')
+""")
 
 CASES = {
     "multi-select+other": Case(LANGUAGES, "probe-langs", act_languages),
@@ -211,8 +211,9 @@ def run_cell(page: Page, index: int) -> None:
     )
 
 
-def answer_through_the_link(page: Page, proxy: DelayProxy, name: str, delay: int, pace: str,
-                            awaiting: bool = False) -> None:
+def answer_through_the_link(
+    page: Page, proxy: DelayProxy, name: str, delay: int, pace: str, awaiting: bool = False
+) -> None:
     """Show a fresh card of case ``name``, put ``delay`` ms on each way, answer it at ``pace``,
     and check the agent got exactly what the page showed at the click (also run on Colab's
     widget stack by test_colab_stack.py). With ``awaiting``, a cell awaits the card meanwhile
@@ -249,6 +250,7 @@ def answer_through_the_link(page: Page, proxy: DelayProxy, name: str, delay: int
 @pytest.mark.parametrize("pace", PACES)
 @pytest.mark.parametrize("delay", DELAYS)
 @pytest.mark.parametrize("name", list(CASES))
-def test_the_agent_gets_what_the_page_showed(slow_page: Page, proxy: DelayProxy, name: str, delay: int,
-                                             pace: str) -> None:
+def test_the_agent_gets_what_the_page_showed(
+    slow_page: Page, proxy: DelayProxy, name: str, delay: int, pace: str
+) -> None:
     answer_through_the_link(slow_page, proxy, name, delay, pace)

@@ -30,41 +30,79 @@ def text(session: str | None, words: str, kind: str = "agent_message_chunk") -> 
 
 
 def call(session: str | None, call_id: str, title: str, kind: str, status: str = "in_progress") -> list[Any]:
-    return step(session, {"sessionUpdate": "tool_call", "toolCallId": call_id, "title": title, "kind": kind,
-                          "status": status})
+    return step(
+        session, {"sessionUpdate": "tool_call", "toolCallId": call_id, "title": title, "kind": kind, "status": status}
+    )
 
 
 def child(child_id: str, title: str, description: str, tool: str) -> list[list[Any]]:
     return [
-        step(None, {"sessionUpdate": "subagent_update", "sessionId": child_id, "title": title,
-                    "description": description, "capabilities": {"cancel": {}}, "state": {"state": "running"}}),
-        step(None, {"sessionUpdate": "session_message", "messageId": tool, "senderSessionId": "parent",
-                    "recipientSessionId": child_id, "content": [{"type": "text", "text": description}]}),
+        step(
+            None,
+            {
+                "sessionUpdate": "subagent_update",
+                "sessionId": child_id,
+                "title": title,
+                "description": description,
+                "capabilities": {"cancel": {}},
+                "state": {"state": "running"},
+            },
+        ),
+        step(
+            None,
+            {
+                "sessionUpdate": "session_message",
+                "messageId": tool,
+                "senderSessionId": "parent",
+                "recipientSessionId": child_id,
+                "content": [{"type": "text", "text": description}],
+            },
+        ),
     ]
 
 
-PERMISSION = {"sessionId": "c-explore",
-              "toolCall": {"toolCallId": "w-1", "title": "Write notes/summary.md", "kind": "edit"},
-              "options": [{"optionId": "allow", "name": "Allow", "kind": "allow_once"},
-                          {"optionId": "deny", "name": "Deny", "kind": "reject_once"}]}
+PERMISSION = {
+    "sessionId": "c-explore",
+    "toolCall": {"toolCallId": "w-1", "title": "Write notes/summary.md", "kind": "edit"},
+    "options": [
+        {"optionId": "allow", "name": "Allow", "kind": "allow_once"},
+        {"optionId": "deny", "name": "Deny", "kind": "reject_once"},
+    ],
+}
 TURN = [
     text(None, "I'll look at the data and the code **in parallel**."),
     call(None, "task-explore", "Explore the data", "think"),
     call(None, "task-review", "Review the code", "think"),
     *child("c-explore", "Explore", "Find the CSV files and summarise their columns", "task-explore"),
     *child("c-review", "Review", "Read analysis.py and list its problems", "task-review"),
-    text("c-explore", "Found **3** CSV files under `data/`. "), text("c-review", "analysis.py reads "),
-    call("c-explore", "ls", "ls data/", "execute", "completed"), text("c-review", "every file twice; "),
+    text("c-explore", "Found **3** CSV files under `data/`. "),
+    text("c-review", "analysis.py reads "),
+    call("c-explore", "ls", "ls data/", "execute", "completed"),
+    text("c-review", "every file twice; "),
     text("c-explore", "sales.csv has 12 columns.", "agent_message_chunk"),
     call("c-review", "read", "Read analysis.py", "read", "completed"),
     text("c-review", "the plot has no axis labels."),
-    step(None, {"sessionUpdate": "subagent_update", "sessionId": "c-review",
-                "state": {"state": "idle", "stopReason": "end_turn"}}),
-    step(None, {"sessionUpdate": "notice", "severity": "warning", "title": "Rate limited",
-                "description": "retrying in 5 s"}),
+    step(
+        None,
+        {
+            "sessionUpdate": "subagent_update",
+            "sessionId": "c-review",
+            "state": {"state": "idle", "stopReason": "end_turn"},
+        },
+    ),
+    step(
+        None,
+        {"sessionUpdate": "notice", "severity": "warning", "title": "Rate limited", "description": "retrying in 5 s"},
+    ),
     ["request", "session/request_permission", PERMISSION],
-    step(None, {"sessionUpdate": "subagent_update", "sessionId": "c-explore",
-                "state": {"state": "idle", "stopReason": "end_turn"}}),
+    step(
+        None,
+        {
+            "sessionUpdate": "subagent_update",
+            "sessionId": "c-explore",
+            "state": {"state": "idle", "stopReason": "end_turn"},
+        },
+    ),
     text(None, "Both are done."),
 ]
 
@@ -90,8 +128,9 @@ def save(page: Page, tmp_path: Path, name: str) -> None:
         shutil.copy(shot, Path(wanted) / shot.name)
 
 
-def test_two_subagents_are_two_blocks_with_their_own_text_and_card(lab: JupyterServer, page: Page,
-                                                                   tmp_path: Path) -> None:
+def test_two_subagents_are_two_blocks_with_their_own_text_and_card(
+    lab: JupyterServer, page: Page, tmp_path: Path
+) -> None:
     import json
 
     script = tmp_path / "subagents.json"

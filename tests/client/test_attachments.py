@@ -34,8 +34,9 @@ NONE = AgentCapabilities(prompt_capabilities=PromptCapabilities())
 
 
 def frame(rows: int = 100) -> Any:
-    return pd.DataFrame({"city": [f"c{i}" for i in range(rows)], "temp": [float(i) if i % 3 else None
-                                                                          for i in range(rows)]})
+    return pd.DataFrame(
+        {"city": [f"c{i}" for i in range(rows)], "temp": [float(i) if i % 3 else None for i in range(rows)]}
+    )
 
 
 def figure() -> Any:
@@ -45,8 +46,9 @@ def figure() -> Any:
 
 
 def test_pandas_dataframe_is_an_embedded_csv_resource_that_states_its_truncation() -> None:
-    [text, table] = convert(["look", frame(100)], ALL, namer=lambda o: "weather" if hasattr(o, "shape") else None,
-                            max_rows=5)
+    [text, table] = convert(
+        ["look", frame(100)], ALL, namer=lambda o: "weather" if hasattr(o, "shape") else None, max_rows=5
+    )
     assert text.kind == "text" and text.block.text == "look"
     assert table.kind == "table" and table.name == "weather"
     resource = table.block.resource

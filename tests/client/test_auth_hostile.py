@@ -28,8 +28,7 @@ TWINS = [
 
 
 def _script() -> dict[str, Any]:
-    return {"initialize": {"protocolVersion": 1, "agentCapabilities": {}, "authMethods": TWINS},
-            "auth_required": True}
+    return {"initialize": {"protocolVersion": 1, "agentCapabilities": {}, "authMethods": TWINS}, "auth_required": True}
 
 
 @VIA

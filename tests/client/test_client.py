@@ -249,8 +249,10 @@ async def test_an_answered_card_in_a_turn_leaves_one_line_and_stays_readable() -
     """In the transcript the answered card keeps its place and draws its summary line itself (one
     model; closed with the turn's view); the card object stays readable (docs/notebooks.md)."""
     outcomes: list[Any] = []
-    choices = [ElicitationChoice(value=Target.PREVIEW, label="Preview"),
-               ElicitationChoice(value=Target.PRODUCTION, label="Production")]
+    choices = [
+        ElicitationChoice(value=Target.PREVIEW, label="Preview"),
+        ElicitationChoice(value=Target.PRODUCTION, label="Production"),
+    ]
     cards: list[FormCard] = []
 
     def policy(card: FormCard) -> None:

@@ -287,8 +287,11 @@ async def test_agent_exit_shows_stderr_and_exit_code() -> None:
         with pytest.raises(ConnectionLostError, match="exited with code 7; its stderr ends with: FATAL: crashing"):
             await session.prompt("exit")
         assert session.turn is not None
-        titles = [p.titles[0] for p in walk(session.turn.transcript) if isinstance(p, widgets.Accordion)
-                  and "nbacp-stderr-panel" in p._dom_classes]
+        titles = [
+            p.titles[0]
+            for p in walk(session.turn.transcript)
+            if isinstance(p, widgets.Accordion) and "nbacp-stderr-panel" in p._dom_classes
+        ]
         assert titles and "exited with code 7" in titles[0]
         assert "FATAL: crashing on purpose" in conn.stderr
 
@@ -454,7 +457,10 @@ async def test_delete_logout_and_additional_directories_where_advertised(over: s
 
 async def test_the_stable_surface_is_refused_where_not_advertised() -> None:
     async with nbacp.connect(PermissionAgent()) as conn:
-        for call in (lambda: conn.delete_session("s"), conn.logout,
-                     lambda: conn.new_session(additional_directories=["/tmp"])):
+        for call in (
+            lambda: conn.delete_session("s"),
+            conn.logout,
+            lambda: conn.new_session(additional_directories=["/tmp"]),
+        ):
             with pytest.raises(NotSupportedByAgentError, match="does not advertise"):
                 await call()

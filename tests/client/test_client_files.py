@@ -46,7 +46,9 @@ async def test_reads_inside_the_roots_with_line_and_limit(conn: Any, project: Pa
     session = await conn.new_session(project)
     path = str(project / "notes.txt")
     whole, part, tail = await run(
-        session, {"op": "read", "path": path}, {"op": "read", "path": path, "line": 2, "limit": 2},
+        session,
+        {"op": "read", "path": path},
+        {"op": "read", "path": path, "line": 2, "limit": 2},
         {"op": "read", "path": path, "line": 4},
     )
     assert whole == {"ok": "one\ntwo\nthree\nfour\n"}
@@ -94,10 +96,14 @@ async def test_writes_are_atomic_keep_the_mode_and_show_in_the_turn(conn: Any, p
     target = project / "notes.txt"
     target.chmod(0o640)
     session = await conn.new_session(project)
-    result = await session.prompt(json.dumps([
-        {"op": "write", "path": str(target), "content": "one\n2\nthree\nfour\nfive\n"},
-        {"op": "write", "path": str(project / "sub" / "new.txt"), "content": "a\nb\n"},
-    ]))
+    result = await session.prompt(
+        json.dumps(
+            [
+                {"op": "write", "path": str(target), "content": "one\n2\nthree\nfour\nfive\n"},
+                {"op": "write", "path": str(project / "sub" / "new.txt"), "content": "a\nb\n"},
+            ]
+        )
+    )
     assert json.loads(result.text) == [{"ok": "written"}, {"ok": "written"}]
     assert target.read_text() == "one\n2\nthree\nfour\nfive\n"
     assert stat.S_IMODE(target.stat().st_mode) == 0o640
@@ -122,7 +128,7 @@ async def test_write_refusals_outside_symlink_and_the_open_notebook(
         session,
         {"op": "write", "path": str(tmp_path / "elsewhere.txt"), "content": "x"},
         {"op": "write", "path": str(project / "escape"), "content": "x"},
-        {"op": "write", "path": str(notebook), "content": "{\"cells\": []}"},
+        {"op": "write", "path": str(notebook), "content": '{"cells": []}'},
         {"op": "write", "path": str(project / "nb-link.ipynb"), "content": "{}"},
         {"op": "write", "path": str(project / "other.ipynb"), "content": "{}"},
     )
@@ -153,8 +159,11 @@ async def test_fs_off_is_not_advertised_and_answers_method_not_found(fs: Any, pr
     agent = ClientMethodsAgent()
     async with nbacp.connect(agent, fs=fs) as conn:
         session = await conn.new_session(project)
-        read, write = await run(session, {"op": "read", "path": str(project / "notes.txt")},
-                                {"op": "write", "path": str(project / "n.txt"), "content": "x"})
+        read, write = await run(
+            session,
+            {"op": "read", "path": str(project / "notes.txt")},
+            {"op": "write", "path": str(project / "n.txt"), "content": "x"},
+        )
     caps = agent.client_capabilities
     assert caps is not None and caps.fs is not None
     assert caps.fs.read_text_file is False and caps.fs.write_text_file is (fs == "write")

@@ -19,8 +19,11 @@ pytestmark = pytest.mark.kernel
 def test_prompt_awaited_in_a_cell_is_answered_through_widget_comms(
     kernel: KernelHarness, record_property: Callable[[str, object], None]
 ) -> None:
-    kernel.run(SETUP + "agent = SchemaAgent(message, schema)\nconn = await nbacp.connect(agent)\n"
-               "session = await conn.new_session('.')", timeout=60)
+    kernel.run(
+        SETUP + "agent = SchemaAgent(message, schema)\nconn = await nbacp.connect(agent)\n"
+        "session = await conn.new_session('.')",
+        timeout=60,
+    )
     cell = kernel.execute("result = await session.prompt('go')\nprint('RESULT', result.text)")
     card = question_card(kernel)
     assert not kernel.is_idle(cell)
@@ -32,35 +35,55 @@ def test_prompt_awaited_in_a_cell_is_answered_through_widget_comms(
     kernel.wait_idle(cell, timeout=30)
     assert kernel.error(cell) is None, kernel.error(cell)
     out = kernel.stream_text(cell)
-    assert out == ('RESULT {"action": "accept", "content": {"question_0": ["CSV", "JSON"], '
-                   '"question_0_custom": "Avro"}}\n')
+    assert out == (
+        'RESULT {"action": "accept", "content": {"question_0": ["CSV", "JSON"], "question_0_custom": "Avro"}}\n'
+    )
     seen_at = kernel.first_output_time(cell, "RESULT")
     assert seen_at is not None
     latency_ms = (seen_at - clicked_at) * 1000
     record_property("click_to_agent_reply_ms", round(latency_ms, 1))
     print(f"\nclick -> agent reply -> cell output: {latency_ms:.1f} ms")
     # the record is a widget-free output of the prompting cell
-    records = [m for m in kernel.messages(cell) if m["msg_type"] in ("display_data", "update_display_data")
-               and "text/html" in m["content"].get("data", {})]
-    assert any("Avro" in m["content"]["data"]["text/html"] and "nbacp-record" in m["content"]["data"]["text/html"]
-               for m in records)
+    records = [
+        m
+        for m in kernel.messages(cell)
+        if m["msg_type"] in ("display_data", "update_display_data") and "text/html" in m["content"].get("data", {})
+    ]
+    assert any(
+        "Avro" in m["content"]["data"]["text/html"] and "nbacp-record" in m["content"]["data"]["text/html"]
+        for m in records
+    )
     # one view per turn: the live view's output is blanked (by display id) when the record comes
-    views = [m["content"]["transient"]["display_id"] for m in kernel.messages(cell)
-             if m["msg_type"] == "display_data" and "application/vnd.jupyter.widget-view+json" in m["content"]["data"]
-             and "nbacp turn" in m["content"]["data"]["text/plain"]]
-    blanked = [m["content"]["transient"]["display_id"] for m in kernel.messages(cell)
-               if m["msg_type"] == "update_display_data" and m["content"]["data"] == {"text/plain": ""}]
+    views = [
+        m["content"]["transient"]["display_id"]
+        for m in kernel.messages(cell)
+        if m["msg_type"] == "display_data"
+        and "application/vnd.jupyter.widget-view+json" in m["content"]["data"]
+        and "nbacp turn" in m["content"]["data"]["text/plain"]
+    ]
+    blanked = [
+        m["content"]["transient"]["display_id"]
+        for m in kernel.messages(cell)
+        if m["msg_type"] == "update_display_data" and m["content"]["data"] == {"text/plain": ""}
+    ]
     assert len(views) == 1 and blanked == views
     plain = [m["content"]["data"]["text/plain"] for m in records]
-    assert any("You: go" in p and "Question: Which formats?\n  Answer: CSV, JSON + “Avro”" in p
-               and "Stop reason: end_turn" in p for p in plain), plain
+    assert any(
+        "You: go" in p
+        and "Question: Which formats?\n  Answer: CSV, JSON + “Avro”" in p
+        and "Stop reason: end_turn" in p
+        for p in plain
+    ), plain
 
 
 def test_the_ended_view_shows_the_record_until_the_connection_closes(kernel: KernelHarness) -> None:
     """A page that re-reads the live view's model (a reload, a second tab) finds the record in it
     (docs/reload.md); it stays open while the connection is, then closes with it."""
-    kernel.run(SETUP + "agent = SchemaAgent(message, schema)\nconn = await nbacp.connect(agent)\n"
-               "session = await conn.new_session('.')", timeout=60)
+    kernel.run(
+        SETUP + "agent = SchemaAgent(message, schema)\nconn = await nbacp.connect(agent)\n"
+        "session = await conn.new_session('.')",
+        timeout=60,
+    )
     cell = kernel.execute("result = await session.prompt('go')")
     card = question_card(kernel)
     draft = {"question_0": ["CSV"], "question_0_custom": "Avro"}
@@ -73,13 +96,17 @@ def test_the_ended_view_shows_the_record_until_the_connection_closes(kernel: Ker
         "print(view.comm is not None, record.comm is not None, 'nbacp-ended' in view._dom_classes,\n"
         "      'nbacp-record' in record.value and 'Avro' in record.value)\n"
         "await conn.close()\n"
-        "print(view.comm is None, record.comm is None)", timeout=60)
+        "print(view.comm is None, record.comm is None)",
+        timeout=60,
+    )
     assert out == "True True True True\nTrue True\n"
 
 
 def test_stop_button_cancels_the_pending_card_and_releases_the_cell(kernel: KernelHarness) -> None:
-    kernel.run(SETUP + "agent = HoldingAgent()\nconn = await nbacp.connect(agent)\n"
-               "session = await conn.new_session('.')", timeout=60)
+    kernel.run(
+        SETUP + "agent = HoldingAgent()\nconn = await nbacp.connect(agent)\nsession = await conn.new_session('.')",
+        timeout=60,
+    )
     cell = kernel.execute("result = await session.prompt('hold')")
     question_card(kernel)
     assert not kernel.is_idle(cell)
@@ -87,8 +114,10 @@ def test_stop_button_cancels_the_pending_card_and_releases_the_cell(kernel: Kern
     kernel.wait_idle(cell, timeout=15)
     error = kernel.error(cell)
     assert error is not None and error["ename"] == "KeyboardInterrupt"
-    out = kernel.run("import asyncio\nawait asyncio.wait_for(agent.cancelled.wait(), 5)\n"
-                     "await asyncio.sleep(0.2)\nprint(agent.replies, conn.client.open_cards())")
+    out = kernel.run(
+        "import asyncio\nawait asyncio.wait_for(agent.cancelled.wait(), 5)\n"
+        "await asyncio.sleep(0.2)\nprint(agent.replies, conn.client.open_cards())"
+    )
     assert out == "[CancelElicitationResponse(field_meta=None, action='cancel')] []\n"
 
 
@@ -98,11 +127,13 @@ def test_comm_messages_handled_while_a_cell_awaits_get_busy_idle(kernel: KernelH
     ipykernel 7.4 publishes no status for comms it dispatches while an async cell holds the
     shell; nbacp.kernel.ensure_comm_status adds it (installed by connect() and every card).
     """
-    kernel.run("import asyncio, ipywidgets, nbacp.kernel\nassert nbacp.kernel.ensure_comm_status()\n"
-               "t = ipywidgets.Text(value='a')\ndone = ipywidgets.Button(description='Done')\n"
-               "display(t, done)\nseen = []\nt.observe(lambda c: seen.append(c['new']), names='value')\n"
-               "finished = asyncio.get_running_loop().create_future()\n"
-               "done.on_click(lambda _: finished.set_result(None))")
+    kernel.run(
+        "import asyncio, ipywidgets, nbacp.kernel\nassert nbacp.kernel.ensure_comm_status()\n"
+        "t = ipywidgets.Text(value='a')\ndone = ipywidgets.Button(description='Done')\n"
+        "display(t, done)\nseen = []\nt.observe(lambda c: seen.append(c['new']), names='value')\n"
+        "finished = asyncio.get_running_loop().create_future()\n"
+        "done.on_click(lambda _: finished.set_result(None))"
+    )
     (text,) = kernel.wait_comm("TextModel")
     cell = kernel.execute("await finished\nprint(seen)")
     kernel.wait_for(lambda: kernel.messages(cell, "status"), 10, "the cell to start")

@@ -39,8 +39,9 @@ def prompt_cell(steps: list[dict[str, str]]) -> str:
     return f"result = await session.prompt({json.dumps(json.dumps(steps))})"
 
 
-def test_stop_button_cancels_the_turn_and_the_agents_kill_ends_the_command(kernel: KernelHarness,
-                                                                           tmp_path: Path) -> None:
+def test_stop_button_cancels_the_turn_and_the_agents_kill_ends_the_command(
+    kernel: KernelHarness, tmp_path: Path
+) -> None:
     kernel.run(SETUP, timeout=60)
     cell = kernel.execute(prompt_cell([{"op": "hold", "command": "echo $$ > held.pid; exec sleep 600"}]))
     pgid = pgid_from(kernel, tmp_path / "held.pid")
@@ -49,17 +50,21 @@ def test_stop_button_cancels_the_turn_and_the_agents_kill_ends_the_command(kerne
     kernel.wait_idle(cell, timeout=15)
     error = kernel.error(cell)
     assert error is not None and error["ename"] == "KeyboardInterrupt"
-    out = kernel.run("result = await asyncio.wait_for(session.turn.task, 10)\n"
-                     "held = json.loads(result.text)[0]['ok']\n"
-                     "print(result.stop_reason, held['signal'], len(conn.client.terminals))")
+    out = kernel.run(
+        "result = await asyncio.wait_for(session.turn.task, 10)\n"
+        "held = json.loads(result.text)[0]['ok']\n"
+        "print(result.stop_reason, held['signal'], len(conn.client.terminals))"
+    )
     assert out == "cancelled SIGTERM 0\n"
     assert live_in_group(pgid) == []
 
 
 def test_kernel_shutdown_leaves_no_process(kernel: KernelHarness, tmp_path: Path) -> None:
     kernel.run(SETUP, timeout=60)
-    out = kernel.run(prompt_cell([{"op": "create", "command": "echo $$ > left.pid; sleep 600 & exec sleep 600"}])
-                     + "\nprint(result.stop_reason)")
+    out = kernel.run(
+        prompt_cell([{"op": "create", "command": "echo $$ > left.pid; sleep 600 & exec sleep 600"}])
+        + "\nprint(result.stop_reason)"
+    )
     assert out == "end_turn\n"
     pgid = pgid_from(kernel, tmp_path / "left.pid")
     kernel.wait_for(lambda: len(live_in_group(pgid)) >= 2, 10, "both sleeps")

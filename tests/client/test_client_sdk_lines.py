@@ -29,9 +29,16 @@ async def test_an_unknown_string_format_is_an_annotation_not_a_refusal() -> None
 
 
 def test_clean_elicitation_drops_only_unknown_formats() -> None:
-    params = {"requestedSchema": {"properties": {
-        "a": {"type": "string", "format": "x-colour"}, "b": {"type": "string", "format": "email"},
-        "c": {"type": "string"}, "d": "not a schema"}}}
+    params = {
+        "requestedSchema": {
+            "properties": {
+                "a": {"type": "string", "format": "x-colour"},
+                "b": {"type": "string", "format": "email"},
+                "c": {"type": "string"},
+                "d": "not a schema",
+            }
+        }
+    }
     assert clean_elicitation(params) == ["a"]
     assert params["requestedSchema"]["properties"]["a"] == {"type": "string"}
     assert params["requestedSchema"]["properties"]["b"]["format"] == "email"
@@ -42,5 +49,8 @@ async def test_auth_methods_are_read_as_the_agent_sent_them() -> None:
     async with nbacp.connect(FeatureAgent()) as conn:
         kinds = {m.id: (m.type, [v["name"] for v in m.vars]) for m in conn.auth_methods}
     # SDK 1.0's model would read chat-gpt (no "type") as a terminal sign-in and drop api-key's vars
-    assert kinds == {"api-key": ("env_var", ["FEATURE_API_KEY", "FEATURE_ORG"]), "chat-gpt": (None, []),
-                     "login": ("terminal", [])}
+    assert kinds == {
+        "api-key": ("env_var", ["FEATURE_API_KEY", "FEATURE_ORG"]),
+        "chat-gpt": (None, []),
+        "login": ("terminal", []),
+    }

@@ -61,14 +61,25 @@ async def test_a_secret_reaches_the_agent_and_nothing_else(over: str, caplog: py
         assert agent.secret_replies == [{"action": "accept", "content": {"token": SECRET, "region": "eu"}}]
     [card] = cards
     shown = f"(secret, {len(SECRET)} characters)"
-    assert result.answers == [("question", "Deploy token", f"Accepted: {shown}"),
-                              ("question", "Region", "Accepted: eu")]
+    assert result.answers == [
+        ("question", "Deploy token", f"Accepted: {shown}"),
+        ("question", "Region", "Accepted: eu"),
+    ]
     assert [a.value for a in result.answers] == [shown, "eu"]
     assert card.response is not None and card.response.content == {"token": shown, "region": "eu"}
-    everything = [result.record, repr(result), repr(card), card.summary, repr(card.response),
-                  repr(card.form), *map(str, result.answers), *map(repr, result.answers), *log_lines,
-                  *(r.getMessage() for r in caplog.records),
-                  *(repr(u) for u in result.updates)]
+    everything = [
+        result.record,
+        repr(result),
+        repr(card),
+        card.summary,
+        repr(card.response),
+        repr(card.form),
+        *map(str, result.answers),
+        *map(repr, result.answers),
+        *log_lines,
+        *(r.getMessage() for r in caplog.records),
+        *(repr(u) for u in result.updates),
+    ]
     assert not [text for text in everything if SECRET in text]
 
 

@@ -50,7 +50,10 @@ async def test_setters_call_the_agent_and_check_values_first() -> None:
         assert options(session) == {"effort": "high", "fast": True}
         assert session.models is not None and session.models["currentModelId"] == "sonnet"
         assert agent.calls == [
-            ("mode", "default"), ("mode", "plan"), ("config", ("effort", "high")), ("config", ("fast", True)),
+            ("mode", "default"),
+            ("mode", "plan"),
+            ("config", ("effort", "high")),
+            ("config", ("fast", True)),
             ("model", "sonnet"),
         ]
         with pytest.raises(ValueError, match="'bogus' is not one of the agent's modes"):

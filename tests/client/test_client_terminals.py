@@ -99,8 +99,14 @@ async def test_release_and_session_close_kill_the_whole_group(tmp_path: Path) ->
         [created] = await run(session, {"op": "create", "command": "sleep 60 & sleep 60; wait"})
         pgid = conn.client.terminals.get(session.id, created["ok"]).pid
         await wait_for(lambda: len(live_in_group(pgid)) >= 3, "the backgrounded sleep")
-        await run(session, {"op": "raw", "method": "terminal/release",
-                            "params": {"sessionId": session.id, "terminalId": created["ok"]}})
+        await run(
+            session,
+            {
+                "op": "raw",
+                "method": "terminal/release",
+                "params": {"sessionId": session.id, "terminalId": created["ok"]},
+            },
+        )
         assert not group_alive(pgid)
         assert len(conn.client.terminals) == 0
         [kept] = await run(session, {"op": "create", "command": "sleep 60 & sleep 60; wait"})
@@ -137,8 +143,9 @@ async def test_the_stop_button_cancels_the_turn_and_the_agents_kill_reaches_the_
 async def test_output_streams_into_the_tool_call_live_and_bounded(tmp_path: Path) -> None:
     agent = ClientMethodsAgent()
     go = tmp_path / "go"
-    command = (f"echo tick1; while [ ! -f {go} ]; do sleep 0.02; done; "
-               "head -c 200000 /dev/zero | tr '\\0' x; echo; echo tick2")
+    command = (
+        f"echo tick1; while [ ! -f {go} ]; do sleep 0.02; done; head -c 200000 /dev/zero | tr '\\0' x; echo; echo tick2"
+    )
     async with nbacp.connect(agent) as conn:
         session = await conn.new_session(tmp_path)
         turn = session.start(json.dumps([{"op": "run", "command": command}]))

@@ -90,10 +90,20 @@ def test_permission_card_shows_bidi_controls_and_bounds_deep_input() -> None:
 
 def test_transcript_and_record_show_bidi_controls() -> None:
     view = Transcript(prompt=f"run {RLO}this")
-    view.add(AgentMessageChunk(session_update="agent_message_chunk",
-                               content=TextContentBlock(type="text", text=f"saved as report{RLO}fdp.exe")))
-    view.add(ToolCallStart(session_update="tool_call", tool_call_id="t", title=f"open {RLO}x",
-                           locations=[ToolCallLocation(path=f"a{RLO}b")]))
+    view.add(
+        AgentMessageChunk(
+            session_update="agent_message_chunk",
+            content=TextContentBlock(type="text", text=f"saved as report{RLO}fdp.exe"),
+        )
+    )
+    view.add(
+        ToolCallStart(
+            session_update="tool_call",
+            tool_call_id="t",
+            title=f"open {RLO}x",
+            locations=[ToolCallLocation(path=f"a{RLO}b")],
+        )
+    )
     view.flush()
     assert no_bidi(shown_strings(view))
     assert "<U+202E>" in "".join(shown_strings(view))
@@ -102,10 +112,13 @@ def test_transcript_and_record_show_bidi_controls() -> None:
 
 
 def test_form_labels_and_placeholders_show_bidi_controls() -> None:
-    schema = {"type": "object", "properties": {
-        "pick": {"type": "string", "title": f"Pick {RLO}one", "oneOf": [{"const": "a", "title": f"A{RLO}"}]},
-        "note": {"type": "string", "description": f"hint {RLO}"},
-    }}
+    schema = {
+        "type": "object",
+        "properties": {
+            "pick": {"type": "string", "title": f"Pick {RLO}one", "oneOf": [{"const": "a", "title": f"A{RLO}"}]},
+            "note": {"type": "string", "description": f"hint {RLO}"},
+        },
+    }
     form = FormCard(f"Question {RLO}?", schema)
     assert no_bidi(shown_strings(form))
     assert Form.from_schema  # the model itself keeps the agent's values: only the view neutralises
@@ -165,14 +178,17 @@ async def test_an_agent_that_never_answers_initialize_times_out_clearly() -> Non
 
 @pytest.mark.kernel
 def test_sdk_failures_never_print_a_traceback_in_the_cell(kernel: KernelHarness) -> None:
-    kernel.run(textwrap.dedent(f"""
+    kernel.run(
+        textwrap.dedent(f"""
         import sys
         sys.path[:0] = [{str(TESTS)!r}, {str(Path(__file__).parent)!r}]  # support.*, and this file
         import nbacp
         from test_guard_display import BrokenUpdatesAgent
         conn = await nbacp.connect(BrokenUpdatesAgent())
         session = await conn.new_session('.')
-    """), timeout=60)
+    """),
+        timeout=60,
+    )
     cell = kernel.execute("result = await session.prompt('go')\nprint('RESULT', result.text, len(conn.log))")
     kernel.wait_idle(cell, timeout=60)
     assert kernel.error(cell) is None, kernel.error(cell)

@@ -32,16 +32,21 @@ def _form(message: Any = "Real question?", **extra: Any) -> dict[str, Any]:
 
 def _permission(options: Any = None, **extra: Any) -> dict[str, Any]:
     if options is None:
-        options = [{"optionId": "yes", "name": "Allow", "kind": "allow_once"},
-                   {"optionId": "no", "name": "Reject", "kind": "reject_once"}]
+        options = [
+            {"optionId": "yes", "name": "Allow", "kind": "allow_once"},
+            {"optionId": "no", "name": "Reject", "kind": "reject_once"},
+        ]
     return {"sessionId": SESSION, "toolCall": {"toolCallId": "t1", "title": "Run it"}, "options": options, **extra}
 
 
 def _deep_permission(msg_id: int, depth: int) -> str:
     """A request whose rawInput is ``depth`` objects deep (built as text: json.dumps would recurse)."""
     marker = '"RAW"'
-    text = _req(msg_id, "session/request_permission", _permission(
-        toolCall={"toolCallId": "t", "title": "deep", "rawInput": "RAW"}))
+    text = _req(
+        msg_id,
+        "session/request_permission",
+        _permission(toolCall={"toolCallId": "t", "title": "deep", "rawInput": "RAW"}),
+    )
     return text.replace(marker, '{"a":' * depth + "1" + "}" * depth)
 
 
@@ -49,21 +54,43 @@ INVALID = {
     # the issue's list: each hung over stdio/websocket (no reply)
     100: _req(100, "elicitation/create", _form(message=None, requestedSchema={})),
     101: _req(101, "elicitation/create", _form(sessionId=5)),
-    102: _req(102, "elicitation/create", _form(requestedSchema={
-        "type": "object", "properties": {"a": {"type": "string", "enum": [1, 2]}}})),
-    103: _req(103, "elicitation/create", _form(requestedSchema={
-        "type": "object", "properties": {"a": {"type": "string", "minLength": -1}}})),
-    104: _req(104, "elicitation/create", {"mode": "url", "sessionId": SESSION, "message": "m",
-                                         "elicitationId": "e1", "url": ""}),
-    105: _req(105, "session/request_permission", _permission(options=[
-        {"optionId": "same", "name": "Allow", "kind": "allow_once"},
-        {"optionId": "same", "name": "Reject", "kind": "reject_once"}])),
+    102: _req(
+        102,
+        "elicitation/create",
+        _form(requestedSchema={"type": "object", "properties": {"a": {"type": "string", "enum": [1, 2]}}}),
+    ),
+    103: _req(
+        103,
+        "elicitation/create",
+        _form(requestedSchema={"type": "object", "properties": {"a": {"type": "string", "minLength": -1}}}),
+    ),
+    104: _req(
+        104,
+        "elicitation/create",
+        {"mode": "url", "sessionId": SESSION, "message": "m", "elicitationId": "e1", "url": ""},
+    ),
+    105: _req(
+        105,
+        "session/request_permission",
+        _permission(
+            options=[
+                {"optionId": "same", "name": "Allow", "kind": "allow_once"},
+                {"optionId": "same", "name": "Reject", "kind": "reject_once"},
+            ]
+        ),
+    ),
     106: _req(106, "session/request_permission", [1, 2]),
     # over the size budgets
-    110: _req(110, "elicitation/create", _form(requestedSchema={
-        "type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(10_000)}})),
-    111: _req(111, "session/request_permission", _permission(options=[
-        {"optionId": f"o{i}", "name": f"O{i}", "kind": "allow_once"} for i in range(10_000)])),
+    110: _req(
+        110,
+        "elicitation/create",
+        _form(requestedSchema={"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(10_000)}}),
+    ),
+    111: _req(
+        111,
+        "session/request_permission",
+        _permission(options=[{"optionId": f"o{i}", "name": f"O{i}", "kind": "allow_once"} for i in range(10_000)]),
+    ),
     112: _deep_permission(112, 3_000),
     113: _deep_permission(113, 200),
     # a request whose method is not a string
@@ -73,8 +100,11 @@ META = {
     # _meta must never replace validated parameters: these are real requests, answered by the policy
     130: _req(130, "elicitation/create", _form(_meta={"message": {"a": 1}})),
     131: _req(131, "elicitation/create", _form(_meta={"message": 5, "mode": "x"})),
-    132: _req(132, "session/request_permission", _permission(
-        _meta={"tool_call": {"toolCallId": "evil"}, "options": "ab", "session_id": "x"})),
+    132: _req(
+        132,
+        "session/request_permission",
+        _permission(_meta={"tool_call": {"toolCallId": "evil"}, "options": "ab", "session_id": "x"}),
+    ),
 }
 FRAMES = ["[1,2,3]", '"hello"', "hello, not json", '{"jsonrpc":"2.0","id":[1],"result":1}', "42", "null"]
 
@@ -135,9 +165,15 @@ ATTACKS: list[tuple[Any, str]] = [*INVALID.items(), *META.items(), *((None, f) f
 
 
 # stdio only: a raw lone surrogate reaches the wire as bytes that are not UTF-8 (a websocket text frame cannot)
-NOT_UTF8 = json.dumps({"jsonrpc": "2.0", "id": 140, "method": "session/request_permission",
-                       "params": _permission(toolCall={"toolCallId": "t1", "title": "bad \udcff bytes"})},
-                      ensure_ascii=False)
+NOT_UTF8 = json.dumps(
+    {
+        "jsonrpc": "2.0",
+        "id": 140,
+        "method": "session/request_permission",
+        "params": _permission(toolCall={"toolCallId": "t1", "title": "bad \udcff bytes"}),
+    },
+    ensure_ascii=False,
+)
 
 
 async def test_hostile_requests_over_stdio(tmp_path: Path) -> None:

@@ -22,8 +22,11 @@ ALLOW = [{"optionId": "yes", "name": "Allow", "kind": "allow_once"}]
 
 
 def _permission(call: str) -> list[Any]:
-    return ["request", "session/request_permission",
-            {"sessionId": "scripted", "toolCall": {"toolCallId": call, "title": call}, "options": ALLOW}]
+    return [
+        "request",
+        "session/request_permission",
+        {"sessionId": "scripted", "toolCall": {"toolCallId": call, "title": call}, "options": ALLOW},
+    ]
 
 
 def _allow(card: Any) -> None:
@@ -47,28 +50,47 @@ async def test_cancel_request_with_any_id_shape_leaves_the_connection_alive(via:
 # -- lone surrogates everywhere: shown safe, sent back exact ------------------------------
 def surrogate_script() -> dict[str, Any]:
     """Lone surrogates in the initialize and session/new replies, a notification and two requests."""
-    speed = {"id": "speed\ud800", "name": "Speed \ud800", "type": "select", "currentValue": "fast\ud800",
-             "options": [{"value": "fast\ud800", "name": "Fast \ud800"},
-                         {"value": "slow\udbff", "name": "Slow \udbff"}]}
+    speed = {
+        "id": "speed\ud800",
+        "name": "Speed \ud800",
+        "type": "select",
+        "currentValue": "fast\ud800",
+        "options": [{"value": "fast\ud800", "name": "Fast \ud800"}, {"value": "slow\udbff", "name": "Slow \udbff"}],
+    }
     turbo = {**speed, "options": [*speed["options"], {"value": "turbo\udc01", "name": "Turbo \udc01"}]}
     update = {"sessionUpdate": "config_option_update", "configOptions": [turbo]}
-    form = {"type": "object", "properties": {"pick": {"type": "string", "enum": ["a\ud800", "b"]}},
-            "required": ["pick"]}
+    form = {
+        "type": "object",
+        "properties": {"pick": {"type": "string", "enum": ["a\ud800", "b"]}},
+        "required": ["pick"],
+    }
     options = [{"optionId": "ok\ud800", "name": "Allow \ud800", "kind": "allow_once"}]
     return {
-        "initialize": {"protocolVersion": 1, "agentCapabilities": {},
-                       "authMethods": [{"id": "key\ud800", "name": "Key \udc00", "description": "d\ud800"}]},
-        "new_session": {"sessionId": "s\ud800",
-                        "modes": {"currentModeId": "ask\ud800", "availableModes": [
-                            {"id": "ask\ud800", "name": "Ask \ud800"}, {"id": "code", "name": "Code \udfff"}]},
-                        "configOptions": [speed]},
+        "initialize": {
+            "protocolVersion": 1,
+            "agentCapabilities": {},
+            "authMethods": [{"id": "key\ud800", "name": "Key \udc00", "description": "d\ud800"}],
+        },
+        "new_session": {
+            "sessionId": "s\ud800",
+            "modes": {
+                "currentModeId": "ask\ud800",
+                "availableModes": [{"id": "ask\ud800", "name": "Ask \ud800"}, {"id": "code", "name": "Code \udfff"}],
+            },
+            "configOptions": [speed],
+        },
         "prompt": [
             ["notify", "session/update", {"sessionId": "s\ud800", "update": update}],
-            ["request", "elicitation/create", {"mode": "form", "sessionId": "s\ud800", "message": "m\ud800",
-                                               "requestedSchema": form}],
-            ["request", "session/request_permission", {"sessionId": "s\ud800",
-                                                       "toolCall": {"toolCallId": "t", "title": "t\ud800"},
-                                                       "options": options}],
+            [
+                "request",
+                "elicitation/create",
+                {"mode": "form", "sessionId": "s\ud800", "message": "m\ud800", "requestedSchema": form},
+            ],
+            [
+                "request",
+                "session/request_permission",
+                {"sessionId": "s\ud800", "toolCall": {"toolCallId": "t", "title": "t\ud800"}, "options": options},
+            ],
         ],
     }
 
@@ -115,15 +137,18 @@ async def test_agent_values_are_shown_safe_and_sent_back_exact(via: str, tmp_pat
         ["session/set_config_option", {"configId": "speed\ud800", "value": "fast\ud800"}],
     ]
     replies = report(result.text)["replies"]
-    assert replies == [{"action": "accept", "content": {"pick": "a\ud800"}},
-                       {"outcome": {"outcome": "selected", "optionId": "ok\ud800"}}]
+    assert replies == [
+        {"action": "accept", "content": {"pick": "a\ud800"}},
+        {"outcome": {"outcome": "selected", "optionId": "ok\ud800"}},
+    ]
 
 
 @pytest.mark.kernel
 def test_surrogates_in_replies_in_a_real_kernel(kernel: KernelHarness) -> None:
     """The initialize and session/new replies' labels reach widgets in a real kernel: no UnicodeEncodeError,
     the session is kept, and the agent gets its own values back."""
-    kernel.run(textwrap.dedent(f"""
+    kernel.run(
+        textwrap.dedent(f"""
         import sys
         sys.path[:0] = [{str(TESTS)!r}, {str(Path(__file__).parent)!r}]
         import nbacp
@@ -138,25 +163,34 @@ def test_surrogates_in_replies_in_a_real_kernel(kernel: KernelHarness) -> None:
             else:
                 _pick_shown(card)
         conn = await nbacp.connect(agent, answers=policy)
-    """), timeout=60)
-    cell = kernel.execute(textwrap.dedent("""
+    """),
+        timeout=60,
+    )
+    cell = kernel.execute(
+        textwrap.dedent("""
         session = await conn.new_session('.')
         display(session.toolbar)
         print('SESSION', ascii(session.id), ascii(session.mode))
-    """))
+    """)
+    )
     kernel.wait_idle(cell, timeout=60)
     assert kernel.error(cell) is None, kernel.error(cell)
     assert kernel.stream_text(cell) == "SESSION 's\\ufffd' 'ask\\ufffd'\n"
-    labels = [m["content"]["data"]["state"].get("_options_labels") for m in kernel.messages(cell)
-              if m["msg_type"] == "comm_open" and m["content"]["data"]["state"].get("_model_name") == "DropdownModel"]
+    labels = [
+        m["content"]["data"]["state"].get("_options_labels")
+        for m in kernel.messages(cell)
+        if m["msg_type"] == "comm_open" and m["content"]["data"]["state"].get("_model_name") == "DropdownModel"
+    ]
     assert ["Ask \ufffd", "Code \ufffd"] in labels, labels
-    cell = kernel.execute(textwrap.dedent("""
+    cell = kernel.execute(
+        textwrap.dedent("""
         session.toolbar.select("speed\ufffd", "Slow \ufffd")
         await session.toolbar.settled()
         result = await session.prompt('go')
         print('CALLS', ascii([c for c in agent.calls if c[0] != 'session/prompt']))
         print('REPLIES', ascii(agent.replies))
-    """))
+    """)
+    )
     kernel.wait_idle(cell, timeout=60)
     assert kernel.error(cell) is None, kernel.error(cell)
     out = kernel.stream_text(cell)

@@ -81,7 +81,8 @@ async def test_surrogates_over_stdio() -> None:
 
 @pytest.mark.kernel
 def test_surrogates_in_a_real_kernel(kernel: KernelHarness) -> None:
-    kernel.run(textwrap.dedent(f"""
+    kernel.run(
+        textwrap.dedent(f"""
         import sys
         sys.path[:0] = [{str(TESTS)!r}, {str(Path(__file__).parent)!r}]  # support.*, and this file
         import nbacp
@@ -89,12 +90,15 @@ def test_surrogates_in_a_real_kernel(kernel: KernelHarness) -> None:
         from test_guard_text import _answer
         conn = await nbacp.connect(SurrogateAgent(), answers=_answer)
         session = await conn.new_session('.')
-    """), timeout=60)
+    """),
+        timeout=60,
+    )
     cell = kernel.execute("result = await session.prompt('go')\nprint('RESULT', ascii(result.text))")
     kernel.wait_idle(cell, timeout=60)
     assert kernel.error(cell) is None, kernel.error(cell)
     assert kernel.stream_text(cell) == f"RESULT {ascii(EXPECTED_TEXT)}\n"
     # every widget state that went onto the comm is valid text; the record was displayed
-    records = [m for m in kernel.messages(cell) if m["msg_type"] == "display_data"
-               and "text/html" in m["content"]["data"]]
+    records = [
+        m for m in kernel.messages(cell) if m["msg_type"] == "display_data" and "text/html" in m["content"]["data"]
+    ]
     assert records and "smile" in records[-1]["content"]["data"]["text/html"]

@@ -33,8 +33,11 @@ CLIENT = Path(nbacp.__file__).parent / "client"
 
 
 def protocol_methods(cls: type) -> dict[str, inspect.Signature]:
-    return {name: inspect.signature(fn) for name, fn in vars(cls).items()
-            if inspect.isfunction(fn) and not name.startswith("_")}
+    return {
+        name: inspect.signature(fn)
+        for name, fn in vars(cls).items()
+        if inspect.isfunction(fn) and not name.startswith("_")
+    }
 
 
 def test_every_method_the_sdk_routes_is_in_the_table() -> None:

@@ -21,9 +21,7 @@ AGENT = SUPPORT / "feature_agents.py"
 
 
 @pytest.fixture
-def traced_kernel(
-    interrupt_mode: Literal["signal", "message"], tmp_path: Path
-) -> Iterator[tuple[KernelHarness, Path]]:
+def traced_kernel(interrupt_mode: Literal["signal", "message"], tmp_path: Path) -> Iterator[tuple[KernelHarness, Path]]:
     """A kernel in each interrupt mode, and the file its FeatureAgents trace what they received to."""
     trace = tmp_path / "agent-trace.txt"
     with start_kernel(tmp_path, interrupt_mode=interrupt_mode, env={"FEATURE_TRACE": str(trace)}) as harness:
@@ -34,14 +32,17 @@ def test_stop_button_leaves_the_agent_alive_and_cancels_through_acp(
     traced_kernel: tuple[KernelHarness, Path],
 ) -> None:
     kernel, trace = traced_kernel
-    out = kernel.run(textwrap.dedent(f"""
+    out = kernel.run(
+        textwrap.dedent(f"""
         import asyncio, os, sys
         import nbacp
         conn = await nbacp.connect([sys.executable, {str(AGENT)!r}])
         session = await conn.new_session()
         pid = conn.process.pid
         print(os.getsid(pid) == pid, os.getpgid(pid) != os.getpgid(0))
-    """), timeout=60)
+    """),
+        timeout=60,
+    )
     assert out == "True True\n"
 
     # an unrelated cell is stopped: the agent must not be
@@ -61,7 +62,8 @@ def test_stop_button_leaves_the_agent_alive_and_cancels_through_acp(
     kernel.interrupt()
     kernel.wait_idle(prompting, timeout=20)
     assert (kernel.error(prompting) or {}).get("ename") == "KeyboardInterrupt"
-    out = kernel.run(textwrap.dedent("""
+    out = kernel.run(
+        textwrap.dedent("""
         for _ in range(200):
             if "got session/cancel" in conn.stderr:
                 break
@@ -70,13 +72,16 @@ def test_stop_button_leaves_the_agent_alive_and_cancels_through_acp(
         r = await session.prompt('still here')
         print(r.text)
         await conn.close()
-    """), timeout=60)
+    """),
+        timeout=60,
+    )
     assert out == "True None\necho still here\n"
 
 
 def auth_card(kernel: KernelHarness) -> dict[str, Any]:
     """The authentication card's model once shown: one model whose spec lists the methods
     (docs/consent-cards.md, 'Authentication card')."""
+
     def find() -> dict[str, Any] | None:
         shown = [c for c in kernel.comm_opens() if (c["state"].get("spec") or {}).get("kind") == "auth"]
         names = [m["name"] for c in shown[-1:] for m in c["state"]["spec"]["methods"]]
@@ -87,7 +92,8 @@ def auth_card(kernel: KernelHarness) -> dict[str, Any]:
 
 def test_auth_card_and_toolbar_answered_by_the_front_end_in_a_kernel(kernel: KernelHarness) -> None:
     """session/new waits in the cell for the auth card; the click and a dropdown change come as comm messages."""
-    cell = kernel.execute(textwrap.dedent(f"""
+    cell = kernel.execute(
+        textwrap.dedent(f"""
         import sys
         sys.path.insert(0, {str(TESTS)!r})
         import nbacp
@@ -96,7 +102,8 @@ def test_auth_card_and_toolbar_answered_by_the_front_end_in_a_kernel(kernel: Ker
         conn = await nbacp.connect(agent)
         session = await conn.new_session()
         print("session", agent.authenticated)
-    """))
+    """)
+    )
     card = auth_card(kernel)
     kernel.send_custom(card["comm_id"], {"event": "authenticate", "method_id": "chat-gpt", "seq": 1})  # the click
     kernel.wait_idle(cell, timeout=30)
@@ -105,15 +112,18 @@ def test_auth_card_and_toolbar_answered_by_the_front_end_in_a_kernel(kernel: Ker
     mode = kernel.wait_widget("DropdownModel", description="Mode")
     assert mode["state"]["index"] == 2  # "auto"
     kernel.send_update(mode["comm_id"], index=0)  # the person picks "Default"
-    out = kernel.run(textwrap.dedent("""
+    out = kernel.run(
+        textwrap.dedent("""
         await session.toolbar.settled()
         print(session.mode, agent.calls)
-    """))
+    """)
+    )
     assert out == "default [('mode', 'default')]\n"
 
 
 def test_stop_button_ends_a_wait_for_the_auth_card(kernel: KernelHarness) -> None:
-    cell = kernel.execute(textwrap.dedent(f"""
+    cell = kernel.execute(
+        textwrap.dedent(f"""
         import sys
         sys.path.insert(0, {str(TESTS)!r})
         import nbacp
@@ -122,7 +132,8 @@ def test_stop_button_ends_a_wait_for_the_auth_card(kernel: KernelHarness) -> Non
         conn = await nbacp.connect(agent)
         print("connected", flush=True)
         session = await conn.new_session()
-    """))
+    """)
+    )
     auth_card(kernel)
     kernel.interrupt()
     kernel.wait_idle(cell, timeout=20)

@@ -23,11 +23,17 @@ def saved_notebook(kernel: KernelHarness, cells: list[tuple[str, str]]) -> str:
     nb = nbformat.v4.new_notebook()
     for code, msg_id in cells:
         cell = nbformat.v4.new_code_cell(code)
-        cell.outputs = [nbformat.v4.output_from_msg(m) for m in kernel.messages(msg_id)
-                        if m["msg_type"] in OUTPUTS and m["msg_type"] != "update_display_data"]
+        cell.outputs = [
+            nbformat.v4.output_from_msg(m)
+            for m in kernel.messages(msg_id)
+            if m["msg_type"] in OUTPUTS and m["msg_type"] != "update_display_data"
+        ]
         nb.cells.append(cell)
-    state = {c["comm_id"]: {"model_name": c["model_name"], "state": c["state"]}
-             for c in kernel.comm_opens() if not c["closed"]}
+    state = {
+        c["comm_id"]: {"model_name": c["model_name"], "state": c["state"]}
+        for c in kernel.comm_opens()
+        if not c["closed"]
+    }
     nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"version_major": 2, "state": state}}
     return nbformat.writes(nb)
 
@@ -44,9 +50,20 @@ def test_a_secret_typed_in_the_front_end_leaves_no_trace(kernel: KernelHarness) 
     assert kernel.error(first) is None, kernel.error(first)
     ask = "r = await session.prompt('secret')"
     turn = kernel.execute(ask)
-    card = kernel.wait_for(lambda: next((c for c in kernel.comm_opens() if not c["closed"] and isinstance(
-        kernel.widget_state(c["comm_id"]).get("spec"), dict) and kernel.widget_state(c["comm_id"])["spec"].get(
-        "secret") == ["token"]), None), 30, "the secret question's card")
+    card = kernel.wait_for(
+        lambda: next(
+            (
+                c
+                for c in kernel.comm_opens()
+                if not c["closed"]
+                and isinstance(kernel.widget_state(c["comm_id"]).get("spec"), dict)
+                and kernel.widget_state(c["comm_id"])["spec"].get("secret") == ["token"]
+            ),
+            None,
+        ),
+        30,
+        "the secret question's card",
+    )
     fields = {f["name"]: f["kind"] for f in kernel.widget_state(card["comm_id"])["spec"]["fields"]}
     assert fields["token"] == "secret" and fields["region"] != "secret"  # masked (a password box)
     # The page syncs every edit of the draft but a secret field's (docs/cards.md): the person types
@@ -65,8 +82,9 @@ def test_a_secret_typed_in_the_front_end_leaves_no_trace(kernel: KernelHarness) 
     assert not [c for c in kernel.comm_opens() if SECRET in json.dumps(kernel.widget_state(c["comm_id"]))]
     saved = saved_notebook(kernel, [(setup, first), (ask, turn), (show, after)])
     assert SECRET not in saved
-    outputs: list[Any] = [m["content"] for cell in (first, turn, after) for m in kernel.messages(cell)
-                          if m["msg_type"] in OUTPUTS]
+    outputs: list[Any] = [
+        m["content"] for cell in (first, turn, after) for m in kernel.messages(cell) if m["msg_type"] in OUTPUTS
+    ]
     assert outputs and SECRET not in json.dumps(outputs)
 
 
@@ -80,12 +98,23 @@ def test_the_device_code_card_shows_in_the_cell_that_authenticates(kernel: Kerne
     kernel.wait_idle(first, timeout=60)
     assert kernel.error(first) is None, kernel.error(first)
     signing = kernel.execute("await conn.authenticate('chat-gpt-device-code'); print('signed in')")
-    slots = kernel.wait_for(lambda: [m for m in kernel.messages(signing, "display_data")
-                                     if m["content"].get("transient", {}).get("display_id")] or None, 30, "the slot")
+    slots = kernel.wait_for(
+        lambda: (
+            [m for m in kernel.messages(signing, "display_data") if m["content"].get("transient", {}).get("display_id")]
+            or None
+        ),
+        30,
+        "the slot",
+    )
     display_id = slots[0]["content"]["transient"]["display_id"]
+
     def card_updates() -> list[Any] | None:  # update_display_data goes wherever its display is, whatever its parent
-        found = [m for cell in (first, signing) for m in kernel.messages(cell, "update_display_data")
-                 if m["content"]["transient"]["display_id"] == display_id]
+        found = [
+            m
+            for cell in (first, signing)
+            for m in kernel.messages(cell, "update_display_data")
+            if m["content"]["transient"]["display_id"] == display_id
+        ]
         return found or None
 
     updates = kernel.wait_for(card_updates, 30, "the card in the slot")

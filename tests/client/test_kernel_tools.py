@@ -30,8 +30,12 @@ matplotlib.use("Agg")
 
 
 def namespace() -> dict[str, Any]:
-    return {"sales": pd.DataFrame({"region": ["n", "s", None], "amount": [1.0, None, 3.0]}), "n": 3,
-            "_hidden": 1, "words": ["a", "b"]}
+    return {
+        "sales": pd.DataFrame({"region": ["n", "s", None], "amount": [1.0, None, 3.0]}),
+        "n": 3,
+        "_hidden": 1,
+        "words": ["a", "b"],
+    }
 
 
 @asynccontextmanager
@@ -44,11 +48,15 @@ async def tool_session(ns: dict[str, Any], answers: Any = None, **kw: Any) -> As
 @asynccontextmanager
 async def mcp_client(session: Any, token: str | None = "same") -> AsyncIterator[Client]:
     server = session.tools
-    headers = {"Authorization": f"Bearer {server.token}"} if token == "same" else (
-        {"Authorization": f"Bearer {token}"} if token else {})
-    async with httpx2.AsyncClient(headers=headers) as http, Client(
-        streamable_http_client(server.url, http_client=http)
-    ) as client:
+    headers = (
+        {"Authorization": f"Bearer {server.token}"}
+        if token == "same"
+        else ({"Authorization": f"Bearer {token}"} if token else {})
+    )
+    async with (
+        httpx2.AsyncClient(headers=headers) as http,
+        Client(streamable_http_client(server.url, http_client=http)) as client,
+    ):
         yield client
 
 
@@ -88,8 +96,9 @@ async def test_request_without_or_with_a_wrong_token_is_refused() -> None:
         accept = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
         async with httpx2.AsyncClient() as http:
             bare = await http.post(session.tools.url, json=body, headers=accept)
-            wrong = await http.post(session.tools.url, json=body,
-                                    headers=accept | {"Authorization": "Bearer not-the-token"})
+            wrong = await http.post(
+                session.tools.url, json=body, headers=accept | {"Authorization": "Bearer not-the-token"}
+            )
         assert bare.status_code == 401 and wrong.status_code == 401
         with pytest.raises(Exception):  # noqa: B017 - the SDK client surfaces the 401 as its own error
             async with mcp_client(session, token=None) as client:
@@ -106,8 +115,10 @@ async def test_run_python_allowed_once_runs_in_the_namespace_and_returns_bounded
         assert out.startswith("x" * 200) and "output truncated" in out and len(out) < 260
         again = await client.call_tool("run_python", {"code": "n = 99"})  # allow_once: asked again
         assert again.is_error and ns["n"] == 3
-    assert session.tools.runs == [("total = sales['amount'].sum()\nprint('x' * 500)\ntotal", "allowed"),
-                                  ("n = 99", "rejected")]
+    assert session.tools.runs == [
+        ("total = sales['amount'].sum()\nprint('x' * 500)\ntotal", "allowed"),
+        ("n = 99", "rejected"),
+    ]
 
 
 async def test_rejected_run_python_runs_nothing(tmp_path: Any) -> None:
@@ -172,8 +183,9 @@ async def test_errors_and_figures_come_back() -> None:
         assert not failed.is_error  # the tool ran; the code's error is its output
         assert "[error]" in text_of(failed) and "ZeroDivisionError: division by zero" in text_of(failed)
         assert 'File "<agent code>", line 2' in text_of(failed)
-        drawn = await client.call_tool("run_python", {
-            "code": "import matplotlib.pyplot as plt\nplt.plot([1, 2, 3])\nprint('drawn')"})
+        drawn = await client.call_tool(
+            "run_python", {"code": "import matplotlib.pyplot as plt\nplt.plot([1, 2, 3])\nprint('drawn')"}
+        )
         images = [b for b in drawn.content if b.type == "image"]
         assert len(images) == 1 and images[0].mime_type == "image/png"
         assert base64.b64decode(images[0].data).startswith(b"\x89PNG")
@@ -249,28 +261,35 @@ async def test_the_server_leaves_sigint_to_the_kernel() -> None:
 async def test_runs_allowed_for_the_session_are_still_noted_in_the_turn() -> None:
     """Two explore turns: the second run_python shows no card, and its turn's record says why it ran."""
     ns = namespace()
-    answers = Script([
-        {"expect": "form", "pick": {"choice": "sales"}},
-        {"expect": "permission", "choose": "allow_session"},
-        {"expect": "form", "pick": {"choice": "sales"}},
-    ])
+    answers = Script(
+        [
+            {"expect": "form", "pick": {"choice": "sales"}},
+            {"expect": "permission", "choose": "allow_session"},
+            {"expect": "form", "pick": {"choice": "sales"}},
+        ]
+    )
     async with tool_session(ns, answers=answers) as session:
         first = await session.prompt("explore")
         second = await session.prompt("explore")
     assert [a[0] for a in first.answers] == ["question", "permission"]
-    assert second.answers[1] == ("permission", "run_python: sales.isna().sum()",
-                                 "Allowed for this session (chosen earlier)")
+    assert second.answers[1] == (
+        "permission",
+        "run_python: sales.isna().sum()",
+        "Allowed for this session (chosen earlier)",
+    )
     assert "region    1" in second.text and answers.remaining == 0
 
 
 async def test_demo_explore_polars_frame_and_declined_question() -> None:
     pl = pytest.importorskip("polars")
     ns: dict[str, Any] = {"events": pl.DataFrame({"kind": ["a", None, "b"]})}
-    answers = Script([
-        {"expect": "form", "pick": {"choice": "events"}},
-        {"expect": "permission", "choose": "allow_once"},
-        {"expect": "form", "press": "decline"},
-    ])
+    answers = Script(
+        [
+            {"expect": "form", "pick": {"choice": "events"}},
+            {"expect": "permission", "choose": "allow_once"},
+            {"expect": "form", "press": "decline"},
+        ]
+    )
     async with tool_session(ns, answers=answers) as session:
         ran = await session.prompt("explore")
         declined = await session.prompt("explore")

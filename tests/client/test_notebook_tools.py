@@ -28,15 +28,23 @@ async def test_read_then_insert_accepted_is_in_the_notebook_and_the_record(trans
     book = notebook()
     script = Script([{"expect": "review", "review": "accept"}])
     (listed, proposed), result = await run(
-        book, [read(), edit(cell_id="load", new_source="df.plot()", edit_mode="insert")], script, transport=transport)
+        book, [read(), edit(cell_id="load", new_source="df.plot()", edit_mode="insert")], script, transport=transport
+    )
     view = json.loads(text_of(listed))
     assert view["notebook_path"] == PATH and view["prompt_cell_id"] == "ask"
     assert [(c["id"], c["cell_type"], c.get("prompt_cell", False)) for c in view["cells"]] == [
-        ("intro", "markdown", False), ("load", "code", False), ("ask", "code", True)]
+        ("intro", "markdown", False),
+        ("load", "code", False),
+        ("ask", "code", True),
+    ]
     assert view["cells"][1]["execution_count"] == 1 and "revenue" in view["cells"][1]["outputs"]
     assert not failed(proposed) and text_of(proposed) == "Accepted as cell new-1 after cell load."
-    assert book.sources() == [("intro", "# Revenue"), ("load", "df = load()"), ("new-1", "df.plot()"),
-                              ("ask", "await session.prompt('add a plot')")]
+    assert book.sources() == [
+        ("intro", "# Revenue"),
+        ("load", "df = load()"),
+        ("new-1", "df.plot()"),
+        ("ask", "await session.prompt('add a plot')"),
+    ]
     assert [(a.kind, a.line) for a in result.answers] == [("review", "Accepted as cell new-1 after cell load.")]
     assert "**Outcome:** Accepted as cell new\\-1" in result.record and "\\+ df\\.plot\\(\\)" in result.record
     record = record_text("p", "", result.answers, "end_turn")
@@ -61,7 +69,8 @@ async def test_a_rejected_delete_changes_nothing() -> None:
     book = notebook()
     before = book.sources()
     (_, proposed), result = await run(
-        book, [read(), edit(cell_id="intro", edit_mode="delete")], Script([{"review": "reject"}]))
+        book, [read(), edit(cell_id="intro", edit_mode="delete")], Script([{"review": "reject"}])
+    )
     assert failed(proposed) and text_of(proposed) == "Rejected by the person; nothing was changed."
     assert book.sources() == before and book.applied == []
     assert [a.action for a in result.answers] == ["decline"]
@@ -176,13 +185,16 @@ async def test_over_http_the_same_tools_answer() -> None:
     async with asyncio.timeout(60), nbacp.connect(demo_agent(), answers=Script([{"review": "accept"}])) as conn:
         session = await conn.new_session(tools=nbacp.kernel_tools(namespace={}, notebook=book))
         server = session.tools
-        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {server.token}"}) as http, Client(
-            streamable_http_client(server.url, http_client=http)
-        ) as client:
+        async with (
+            httpx2.AsyncClient(headers={"Authorization": f"Bearer {server.token}"}) as http,
+            Client(streamable_http_client(server.url, http_client=http)) as client,
+        ):
             names = [t.name for t in (await client.list_tools()).tools]
             listed = await client.call_tool("notebook_read", {})
-            proposed = await client.call_tool("notebook_edit", {
-                "notebook_path": PATH, "cell_id": "load", "new_source": "df.tail()", "edit_mode": "insert"})
+            proposed = await client.call_tool(
+                "notebook_edit",
+                {"notebook_path": PATH, "cell_id": "load", "new_source": "df.tail()", "edit_mode": "insert"},
+            )
     assert names == ["list_variables", "describe", "run_python", "notebook_read", "notebook_edit"]
     assert json.loads(listed.content[0].text)["prompt_cell_id"] == "ask"
     assert not proposed.is_error and proposed.content[0].text == "Accepted as cell new-1 after cell load."
@@ -220,13 +232,15 @@ async def test_a_call_withdrawn_while_applying_leaves_no_card_applying() -> None
 
 async def test_after_an_insert_the_agent_may_still_change_the_cell_it_inserted_after_and_the_new_one() -> None:
     book = notebook()
-    steps = [read(), edit(cell_id="load", new_source="df.plot()", edit_mode="insert"),
-             edit(cell_id="load", new_source="df = load(2)"), edit(cell_id="new-1", new_source="df.plot(kind='bar')")]
+    steps = [
+        read(),
+        edit(cell_id="load", new_source="df.plot()", edit_mode="insert"),
+        edit(cell_id="load", new_source="df = load(2)"),
+        edit(cell_id="new-1", new_source="df.plot(kind='bar')"),
+    ]
     (_, _, anchor, inserted), _ = await run(book, steps, Script([{"review": "accept"}] * 3))
     assert text_of(anchor) == "Accepted as cell load." and text_of(inserted) == "Accepted as cell new-1."
     assert book.sources()[1:3] == [("load", "df = load(2)"), ("new-1", "df.plot(kind='bar')")]
-
-
 
 
 class NoPage(MemoryNotebook):
@@ -258,11 +272,13 @@ async def test_without_a_live_page_a_new_cell_still_goes_to_the_link_and_stays_o
         card.accept("df.plot()  # mine")
 
     (listed, inserted, replaced), _ = await run(
-        book, [read(), edit(new_source="df.plot()", edit_mode="insert"), edit(cell_id="x", new_source="y")], person)
+        book, [read(), edit(new_source="df.plot()", edit_mode="insert"), edit(cell_id="x", new_source="y")], person
+    )
     assert failed(listed) and "no page answered" in text_of(listed)
     assert failed(inserted) and text_of(inserted) == (
         "Not applied: queued below the prompt cell; it cannot be read back.\n"
-        "The person's version, not applied:\ndf.plot()  # mine")
+        "The person's version, not applied:\ndf.plot()  # mine"
+    )
     assert book.queued == ["df.plot()  # mine"]
     card = cards[0]
     assert card.spec["live"] is False and card.spec["why_not_live"] == "No page with nbacp's front-end piece answered."

@@ -29,8 +29,13 @@ BAD = [
     (edit(cell_id="load", new_source="x", cell_type="raw"), "cell_type must be code or markdown"),
     (edit(cell_id="load", edit_mode="replace"), "needs new_source"),
     (edit(new_source="x"), "needs the cell_id"),
-    ({"name": "notebook_edit", "arguments": {"notebook_path": "other.ipynb", "new_source": "x",
-                                              "edit_mode": "insert"}}, "only to the notebook the prompt came from"),
+    (
+        {
+            "name": "notebook_edit",
+            "arguments": {"notebook_path": "other.ipynb", "new_source": "x", "edit_mode": "insert"},
+        },
+        "only to the notebook the prompt came from",
+    ),
     (edit(cell_id="load", new_source=3), "'new_source' must be a string"),
     (edit(cell_id="load", new_source="x", index=2), "never by index"),
     (edit(new_source="x", cell_number=2, edit_mode="insert"), "never by index"),
@@ -78,15 +83,15 @@ async def test_closed_while_the_card_is_open_is_not_applied() -> None:
         card.accept()
 
     (proposed,), _ = await run(book, [edit(cell_id="load", new_source="x", edit_mode="insert")], person)
-    assert failed(proposed) and text_of(proposed) == (
-        "Not applied: work/analysis.ipynb was closed.")
+    assert failed(proposed) and text_of(proposed) == ("Not applied: work/analysis.ipynb was closed.")
     assert book.applied == []
 
 
 async def test_the_agent_cannot_ask_to_run_the_cell() -> None:
     book = notebook()
-    (proposed,), _ = await run(book, [edit(cell_id="load", new_source="x", edit_mode="insert", run=True)],
-                               Script([{"review": "accept"}]))
+    (proposed,), _ = await run(
+        book, [edit(cell_id="load", new_source="x", edit_mode="insert", run=True)], Script([{"review": "accept"}])
+    )
     assert failed(proposed) and "Unknown argument(s) 'run'" in text_of(proposed) and book.ran == []
 
 

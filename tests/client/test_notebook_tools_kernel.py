@@ -33,9 +33,13 @@ SETUP = textwrap.dedent(f"""
 
 def review_cards(kernel: KernelHarness, count: int) -> list[dict[str, Any]]:
     def find() -> list[dict[str, Any]] | None:
-        cards = [c for c in kernel.comm_opens() if not c["closed"]
-                 and (kernel.widget_state(c["comm_id"]).get("spec") or {}).get("kind") == "review"
-                 and kernel.widget_state(c["comm_id"]).get("phase") == "open"]
+        cards = [
+            c
+            for c in kernel.comm_opens()
+            if not c["closed"]
+            and (kernel.widget_state(c["comm_id"]).get("spec") or {}).get("kind") == "review"
+            and kernel.widget_state(c["comm_id"]).get("phase") == "open"
+        ]
         return cards if len(cards) >= count else None
 
     return kernel.wait_for(find, 30, f"{count} review card(s)")
@@ -43,17 +47,33 @@ def review_cards(kernel: KernelHarness, count: int) -> list[dict[str, Any]]:
 
 def test_the_person_edits_one_proposal_and_rejects_another(kernel: KernelHarness) -> None:
     kernel.run(SETUP)
-    steps = [{"name": "notebook_read"}, [
-        {"name": "notebook_edit", "arguments": {"notebook_path": "a.ipynb", "cell_id": "load",
-                                                "new_source": "df.plot()", "edit_mode": "insert"}},
-        {"name": "notebook_edit", "arguments": {"notebook_path": "a.ipynb", "cell_id": "load",
-                                                "new_source": "df = 2"}},
-    ]]
-    cell = kernel.execute(f"result = await session.prompt('calls ' + json.dumps({steps!r}))\n"
-                          "print('RESULT', result.text)")
+    steps = [
+        {"name": "notebook_read"},
+        [
+            {
+                "name": "notebook_edit",
+                "arguments": {
+                    "notebook_path": "a.ipynb",
+                    "cell_id": "load",
+                    "new_source": "df.plot()",
+                    "edit_mode": "insert",
+                },
+            },
+            {
+                "name": "notebook_edit",
+                "arguments": {"notebook_path": "a.ipynb", "cell_id": "load", "new_source": "df = 2"},
+            },
+        ],
+    ]
+    cell = kernel.execute(
+        f"result = await session.prompt('calls ' + json.dumps({steps!r}))\nprint('RESULT', result.text)"
+    )
     cards = review_cards(kernel, 2)
-    kernel.wait_for(lambda: all(kernel.widget_state(c["comm_id"]).get("pending") == 2 for c in cards) or None,
-                    10, "both cards to count two open proposals")
+    kernel.wait_for(
+        lambda: all(kernel.widget_state(c["comm_id"]).get("pending") == 2 for c in cards) or None,
+        10,
+        "both cards to count two open proposals",
+    )
     by_mode = {kernel.widget_state(c["comm_id"])["spec"]["mode"]: c["comm_id"] for c in cards}
     kernel.send_update(by_mode["insert"], draft={"source": "df.plot(kind='bar')"})  # the person types
     kernel.send_custom(by_mode["insert"], {"event": "accept", "seq": 1, "draft": {"source": "df.plot(kind='bar')"}})
@@ -63,13 +83,14 @@ def test_the_person_edits_one_proposal_and_rejects_another(kernel: KernelHarness
     report = json.loads(kernel.stream_text(cell).split("RESULT ", 1)[1])
     inserted, replaced = (r["result"] for r in report["results"][1])
     assert inserted["content"][0]["text"] == (
-        "Accepted as cell new-1 after cell load. The person edited it; the cell's source is now:\ndf.plot(kind='bar')")
+        "Accepted as cell new-1 after cell load. The person edited it; the cell's source is now:\ndf.plot(kind='bar')"
+    )
     assert replaced["isError"] and replaced["content"][0]["text"] == "Rejected by the person; nothing was changed."
     assert kernel.run("print(book.sources())") == (
-        "[('load', 'df = load()'), ('new-1', \"df.plot(kind='bar')\"), ('ask', 'prompt')]\n")
+        "[('load', 'df = load()'), ('new-1', \"df.plot(kind='bar')\"), ('ask', 'prompt')]\n"
+    )
     # both cards gave their place to their outcome line and closed
-    kernel.wait_for(lambda: all(kernel.comms[c["comm_id"]]["closed"] for c in cards) or None, 10,
-                    "the cards to close")
+    kernel.wait_for(lambda: all(kernel.comms[c["comm_id"]]["closed"] for c in cards) or None, 10, "the cards to close")
     answered = kernel.run("print([a.line for a in result.answers])")
     assert "Accepted (edited by the person) as cell new-1 after cell load." in answered
     assert "Rejected by the person" in answered

@@ -16,13 +16,22 @@ from support import raw_session_agent
 
 import nbacp
 
-OPTIONS = [{"optionId": "allow-once", "name": "Allow", "kind": "allow_once"},
-           {"optionId": "reject", "name": "Reject", "kind": "reject_once"}]
+OPTIONS = [
+    {"optionId": "allow-once", "name": "Allow", "kind": "allow_once"},
+    {"optionId": "reject", "name": "Reject", "kind": "reject_once"},
+]
 
 
 def _ask(call_id: str, title: str, kind: str, raw_input: dict[str, Any]) -> list[Any]:
-    return ["request", "session/request_permission", {"sessionId": "$session", "options": OPTIONS, "toolCall": {
-        "toolCallId": call_id, "title": title, "kind": kind, "rawInput": raw_input}}]
+    return [
+        "request",
+        "session/request_permission",
+        {
+            "sessionId": "$session",
+            "options": OPTIONS,
+            "toolCall": {"toolCallId": call_id, "title": title, "kind": kind, "rawInput": raw_input},
+        },
+    ]
 
 
 async def test_writes_to_the_open_notebook_are_flagged_on_the_card(
@@ -45,8 +54,10 @@ async def test_writes_to_the_open_notebook_are_flagged_on_the_card(
         _ask("other", "Write other.ipynb", "edit", {"file_path": str(tmp_path / "other.ipynb"), "content": "{}"}),
         _ask("read", "Read analysis.ipynb", "read", {"file_path": str(notebook)}),
     ]
-    async with asyncio.timeout(60), nbacp.connect([sys.executable, raw_session_agent.__file__, str(caps)],
-                                                   answers=reject) as conn:
+    async with (
+        asyncio.timeout(60),
+        nbacp.connect([sys.executable, raw_session_agent.__file__, str(caps)], answers=reject) as conn,
+    ):
         session = await conn.new_session(tmp_path)
         result = await session.prompt(json.dumps(steps))
     assert len(json.loads(result.text)["replies"]) == 4  # every request answered

@@ -18,8 +18,11 @@ import nbacp
 from nbacp.widgets import shared
 
 QUESTIONS = 20
-SCHEMA = {"type": "object", "properties": {"env": {"type": "string", "title": "Where", "enum": ["dev", "prod"]}},
-          "required": ["env"]}
+SCHEMA = {
+    "type": "object",
+    "properties": {"env": {"type": "string", "title": "Where", "enum": ["dev", "prod"]}},
+    "required": ["env"],
+}
 
 
 class ManyQuestionsAgent(SchemaAgent):

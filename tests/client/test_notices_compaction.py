@@ -77,8 +77,11 @@ async def test_a_notice_is_one_line_with_its_severity_never_in_the_agents_messag
 
 
 async def test_a_compaction_is_one_block_per_id_upserted_with_its_summary(tmp_path: Path) -> None:
-    summary_chunk = {"sessionUpdate": "compaction_summary_chunk", "compactionId": "c1",
-                     "content": {"type": "text", "text": "The person wants "}}
+    summary_chunk = {
+        "sessionUpdate": "compaction_summary_chunk",
+        "compactionId": "c1",
+        "content": {"type": "text", "text": "The person wants "},
+    }
     turn = [
         compaction("c1", "in_progress"),
         update(summary_chunk),
@@ -108,8 +111,9 @@ async def test_notices_and_compactions_are_bounded(tmp_path: Path) -> None:
     notices = turn_events.MAX_NOTICES + 7
     compactions = turn_events.MAX_COMPACTIONS + 3
     turn = [notice("info", f"n{i}") for i in range(notices)]
-    turn += [compaction(f"c{i}", "completed", summary=[{"type": "text", "text": "s" * 30_000}])
-             for i in range(compactions)]
+    turn += [
+        compaction(f"c{i}", "completed", summary=[{"type": "text", "text": "s" * 30_000}]) for i in range(compactions)
+    ]
     t, _ = await run(turn, tmp_path)
     assert len(labels(t.transcript, "nbacp-notice-info")) == turn_events.MAX_NOTICES
     blocks = [w for w in t.transcript.shown if isinstance(w, widgets.VBox) and "nbacp-compaction" in w._dom_classes]

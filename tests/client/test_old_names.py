@@ -18,8 +18,11 @@ import nbacp
 from nbacp.widgets import FormCard, UrlConsentCard
 
 VIA = pytest.mark.parametrize("via", ["in-process", "stdio"])
-SCHEMA = {"type": "object", "properties": {"colour": {"type": "string", "enum": ["red", "blue"]}},
-          "required": ["colour"]}
+SCHEMA = {
+    "type": "object",
+    "properties": {"colour": {"type": "string", "enum": ["red", "blue"]}},
+    "required": ["colour"],
+}
 
 
 def _answer(card: Any) -> None:
@@ -32,14 +35,24 @@ def _answer(card: Any) -> None:
 
 @VIA
 async def test_the_old_elicitation_names_are_answered_in_their_old_shape(via: str, tmp_path: Path) -> None:
-    url = {"sessionId": "scripted", "mode": "url", "elicitationId": "e-old", "message": "Sign in",
-           "url": "https://login.example.com/device"}
-    script = {"prompt": [
-        ["request", "session/elicitation", {"sessionId": "scripted", "message": "Which colour?",
-                                            "requestedSchema": SCHEMA}],
-        ["request", "session/elicitation", url],
-        ["notify", "session/elicitation/complete", {"elicitationId": "e-old"}],
-    ]}
+    url = {
+        "sessionId": "scripted",
+        "mode": "url",
+        "elicitationId": "e-old",
+        "message": "Sign in",
+        "url": "https://login.example.com/device",
+    }
+    script = {
+        "prompt": [
+            [
+                "request",
+                "session/elicitation",
+                {"sessionId": "scripted", "message": "Which colour?", "requestedSchema": SCHEMA},
+            ],
+            ["request", "session/elicitation", url],
+            ["notify", "session/elicitation/complete", {"elicitationId": "e-old"}],
+        ]
+    }
     async with nbacp.connect(target(script, via, tmp_path), answers=_answer) as conn:
         session = await conn.new_session()
         async with asyncio.timeout(60):  # a card left to a person would wait forever
@@ -56,8 +69,15 @@ async def test_the_old_elicitation_names_are_answered_in_their_old_shape(via: st
 
 @VIA
 async def test_the_current_names_are_unchanged(via: str, tmp_path: Path) -> None:
-    script = {"prompt": [["request", "elicitation/create", {"sessionId": "scripted", "mode": "form",
-                                                            "message": "Which colour?", "requestedSchema": SCHEMA}]]}
+    script = {
+        "prompt": [
+            [
+                "request",
+                "elicitation/create",
+                {"sessionId": "scripted", "mode": "form", "message": "Which colour?", "requestedSchema": SCHEMA},
+            ]
+        ]
+    }
     async with nbacp.connect(target(script, via, tmp_path), answers=_answer) as conn:
         async with asyncio.timeout(60):
             result = await (await conn.new_session()).prompt("go")

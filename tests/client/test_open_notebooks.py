@@ -30,16 +30,27 @@ from nbacp.client import open_notebooks
 from nbacp.kernel.server_sessions import server_sessions
 
 # a real Jupyter server: in the test extra (JupyterLab), not in the SDK 1.x tier's core test venv
-pytestmark = [pytest.mark.kernel, pytest.mark.skipif(importlib.util.find_spec("jupyter_server") is None,
-                                                     reason="needs jupyter_server (nbacp[test])")]
+pytestmark = [
+    pytest.mark.kernel,
+    pytest.mark.skipif(importlib.util.find_spec("jupyter_server") is None, reason="needs jupyter_server (nbacp[test])"),
+]
 
 NOTEBOOK = {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
 
 
 def server_command(port: int, token: str, root: Path) -> list[str]:
-    return [sys.executable, "-m", "jupyter_server", "--no-browser", f"--ServerApp.port={port}", NO_MOVE,
-            "--ServerApp.ip=127.0.0.1", "--allow-root", f"--IdentityProvider.token={token}",
-            f"--ServerApp.root_dir={root}"]
+    return [
+        sys.executable,
+        "-m",
+        "jupyter_server",
+        "--no-browser",
+        f"--ServerApp.port={port}",
+        NO_MOVE,
+        "--ServerApp.ip=127.0.0.1",
+        "--allow-root",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}",
+    ]
 
 
 class Server:
@@ -48,16 +59,18 @@ class Server:
 
     def call(self, method: str, path: str, body: Any = None) -> Any:
         data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.url + path, data=data, method=method,
-                                         headers={"Authorization": f"token {self.token}"})
+        request = urllib.request.Request(
+            self.url + path, data=data, method=method, headers={"Authorization": f"token {self.token}"}
+        )
         opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
         with opener.open(request, timeout=60) as reply:
             text = reply.read()
         return json.loads(text) if text else None
 
     def open(self, path: str) -> str:
-        session = self.call("POST", "api/sessions", {"path": path, "type": "notebook", "name": path,
-                                                     "kernel": {"name": "python3"}})
+        session = self.call(
+            "POST", "api/sessions", {"path": path, "type": "notebook", "name": path, "kernel": {"name": "python3"}}
+        )
         kernel_id: str = session["kernel"]["id"]
         return kernel_id
 
@@ -71,8 +84,14 @@ def server(tmp_path: Path) -> Iterator[Server]:
     token = secrets.token_hex(16)
     env = os.environ | {"JUPYTER_RUNTIME_DIR": str(runtime), "JUPYTER_CONFIG_DIR": str(tmp_path / "config")}
 
-    process, url = start_jupyter(lambda port: server_command(port, token, root), token=token,
-                                 log=tmp_path / "server.log", env=env, cwd=tmp_path, timeout=90)
+    process, url = start_jupyter(
+        lambda port: server_command(port, token, root),
+        token=token,
+        log=tmp_path / "server.log",
+        env=env,
+        cwd=tmp_path,
+        timeout=90,
+    )
     try:
         yield Server(url, token, runtime)
     finally:
@@ -92,10 +111,13 @@ def test_a_server_whose_port_was_taken_starts_again_on_another(tmp_path: Path) -
             tried.append(port)
             return server_command(taken.getsockname()[1] if len(tried) == 1 else port, token, tmp_path)
 
-        env = os.environ | {"JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
-                            "JUPYTER_CONFIG_DIR": str(tmp_path / "config")}
-        process, url = start_jupyter(command, token=token, log=tmp_path / "server.log", env=env, cwd=tmp_path,
-                                     timeout=90)
+        env = os.environ | {
+            "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
+            "JUPYTER_CONFIG_DIR": str(tmp_path / "config"),
+        }
+        process, url = start_jupyter(
+            command, token=token, log=tmp_path / "server.log", env=env, cwd=tmp_path, timeout=90
+        )
     try:
         assert len(tried) == 2 and url == f"http://127.0.0.1:{tried[1]}/"
         assert Server(url, token, tmp_path).call("GET", "api/status")["started"]
@@ -117,9 +139,7 @@ def test_every_notebook_of_the_kernels_server_is_protected(server: Server) -> No
     assert server_sessions("not-a-kernel-of-this-server", str(server.runtime)) is None
 
 
-async def test_a_write_to_another_open_notebook_is_refused(
-    server: Server, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_a_write_to_another_open_notebook_is_refused(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
     kernel_a = server.open("a.ipynb")
     server.open("b.ipynb")
     root = server.runtime.parent / "root"
@@ -127,10 +147,14 @@ async def test_a_write_to_another_open_notebook_is_refused(
     monkeypatch.setattr(nbacp.kernel, "kernel_id", lambda: kernel_a)  # this process plays kernel a
     async with nbacp.connect(ClientMethodsAgent()) as conn:
         session = await conn.new_session(root)
-        result = await session.prompt(json.dumps([
-            {"op": "write", "path": str(root / "b.ipynb"), "content": "{}"},
-            {"op": "write", "path": str(root / "closed.ipynb"), "content": json.dumps(NOTEBOOK)},
-        ]))
+        result = await session.prompt(
+            json.dumps(
+                [
+                    {"op": "write", "path": str(root / "b.ipynb"), "content": "{}"},
+                    {"op": "write", "path": str(root / "closed.ipynb"), "content": json.dumps(NOTEBOOK)},
+                ]
+            )
+        )
     refused, written = json.loads(result.text)
     assert refused["error"]["data"]["reason"] == "notebook_open"
     assert json.loads((root / "b.ipynb").read_text()) == NOTEBOOK
@@ -146,12 +170,14 @@ def test_kernel_id_is_the_id_in_the_connection_file(tmp_path: Path) -> None:
     kc.start_channels()
     try:
         kc.wait_for_ready(timeout=60)
-        reply = kc.execute_interactive("import nbacp.kernel; print(nbacp.kernel.kernel_id())", timeout=60,
-                                       output_hook=lambda msg: outputs.append(msg))
+        reply = kc.execute_interactive(
+            "import nbacp.kernel; print(nbacp.kernel.kernel_id())",
+            timeout=60,
+            output_hook=lambda msg: outputs.append(msg),
+        )
         assert reply["content"]["status"] == "ok"
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
     printed = [m["content"]["text"] for m in outputs if m["msg_type"] == "stream"]
     assert printed == ["0f1e2d3c-aaaa-bbbb-cccc-123456789abc\n"]
-

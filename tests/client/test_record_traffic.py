@@ -86,8 +86,9 @@ async def test_claudes_subagent_and_compaction_are_shown_as_they_mean_it(tmp_pat
     assert "Compacting the context: completed" in shown
     assert "Compacting the context: completed\n    MODEL SAW:" in session.turn.record.text  # type: ignore[union-attr]
     # kept in result.updates: as its raw dict on SDK 0.12, as a typed update where the SDK knows the type (1.x)
-    kinds = [u.get("sessionUpdate") if isinstance(u, dict) else getattr(u, "session_update", None)
-             for u in second.updates]
+    kinds = [
+        u.get("sessionUpdate") if isinstance(u, dict) else getattr(u, "session_update", None) for u in second.updates
+    ]
     assert "compaction_update" in kinds
     assert "Plan:\n  ◐ Doing step one\n  ○ Step two" in turn.record.text
     assert first.stop_reason == "end_turn"

@@ -36,8 +36,13 @@ def test_a_finished_notebook_has_only_static_outputs(tmp_path: Path) -> None:
     env_path = os.environ.get("PYTHONPATH", "")
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env_path) if p)
     try:
-        NotebookClient(nb, timeout=120, kernel_name="python3", store_widget_state=False,
-                       resources={"metadata": {"path": str(tmp_path)}}).execute()
+        NotebookClient(
+            nb,
+            timeout=120,
+            kernel_name="python3",
+            store_widget_state=False,
+            resources={"metadata": {"path": str(tmp_path)}},
+        ).execute()
     finally:
         os.environ["PYTHONPATH"] = env_path
     outputs = [(i, o) for i, c in enumerate(nb.cells) for o in c.outputs]

@@ -21,21 +21,32 @@ BUDGET = Budget()
 
 
 def select(option_id: str, name: str, values: list[str], current: str) -> dict[str, Any]:
-    return {"id": option_id, "name": name, "type": "select", "currentValue": current,
-            "options": [{"value": v, "name": v.title()} for v in values]}
+    return {
+        "id": option_id,
+        "name": name,
+        "type": "select",
+        "currentValue": current,
+        "options": [{"value": v, "name": v.title()} for v in values],
+    }
 
 
 @VIA
 async def test_options_named_mode_and_model_keep_their_own_controls(
     via: str, tmp_path: Path, comms: RecordingComms
 ) -> None:
-    script = {"new_session": {
-        "sessionId": "scripted",
-        "modes": {"currentModeId": "ask",
-                  "availableModes": [{"id": "ask", "name": "Ask"}, {"id": "code", "name": "Code"}]},
-        "configOptions": [select("mode", "Mode option", ["fast", "slow"], "fast"),
-                          select("model", "Model option", ["m1", "m2"], "m1")],
-    }}
+    script = {
+        "new_session": {
+            "sessionId": "scripted",
+            "modes": {
+                "currentModeId": "ask",
+                "availableModes": [{"id": "ask", "name": "Ask"}, {"id": "code", "name": "Code"}],
+            },
+            "configOptions": [
+                select("mode", "Mode option", ["fast", "slow"], "fast"),
+                select("model", "Model option", ["m1", "m2"], "m1"),
+            ],
+        }
+    }
     async with nbacp.connect(target(script, via, tmp_path)) as conn:
         session = await conn.new_session()
         toolbar = session.toolbar
@@ -68,12 +79,19 @@ async def test_long_lists_in_replies_and_updates_are_cut_with_a_note(via: str, t
     commands = [{"name": f"c{i}", "description": "d"} for i in range(5_000)]
     update = {"sessionUpdate": "available_commands_update", "availableCommands": commands}
     script = {
-        "initialize": {"protocolVersion": 1, "agentCapabilities": {},
-                       "authMethods": [{"id": f"a{i}", "name": f"A {i}"} for i in range(5_000)]},
-        "new_session": {"sessionId": "scripted",
-                        "modes": {"currentModeId": "m0",
-                                  "availableModes": [{"id": f"m{i}", "name": f"M {i}"} for i in range(5_000)]},
-                        "configOptions": options},
+        "initialize": {
+            "protocolVersion": 1,
+            "agentCapabilities": {},
+            "authMethods": [{"id": f"a{i}", "name": f"A {i}"} for i in range(5_000)],
+        },
+        "new_session": {
+            "sessionId": "scripted",
+            "modes": {
+                "currentModeId": "m0",
+                "availableModes": [{"id": f"m{i}", "name": f"M {i}"} for i in range(5_000)],
+            },
+            "configOptions": options,
+        },
         "prompt": [["notify", "session/update", {"sessionId": "scripted", "update": update}]],
     }
     async with nbacp.connect(target(script, via, tmp_path)) as conn:
@@ -86,8 +104,13 @@ async def test_long_lists_in_replies_and_updates_are_cut_with_a_note(via: str, t
         log = "\n".join(conn.log or [])
         commands_seen = [u for u in session.updates if getattr(u, "session_update", "") == "available_commands_update"]
     assert len(commands_seen[0].available_commands) == BUDGET.max_commands
-    for what in ("authentication methods", "session modes", "config options", "values of config option 'o0'",
-                 "commands"):
+    for what in (
+        "authentication methods",
+        "session modes",
+        "config options",
+        "values of config option 'o0'",
+        "commands",
+    ):
         assert f"{what}; the first" in log, (what, log)
 
 
@@ -102,11 +125,23 @@ async def test_the_toolbar_updates_in_place(comms: RecordingComms) -> None:
         if n == 20:  # one option gains a value
             changed[0] = {**changed[0], "options": [*changed[0]["options"], {"value": "new", "name": "New"}]}
         options = changed
-        updates.append(["notify", "session/update", {"sessionId": "scripted", "update": {
-            "sessionUpdate": "config_option_update", "configOptions": options}}])
-    script = {"new_session": {"sessionId": "scripted", "configOptions": [select(f"o{i}", f"Option {i}", values, "v0")
-                                                                       for i in range(10)]},
-              "prompt": updates}
+        updates.append(
+            [
+                "notify",
+                "session/update",
+                {
+                    "sessionId": "scripted",
+                    "update": {"sessionUpdate": "config_option_update", "configOptions": options},
+                },
+            ]
+        )
+    script = {
+        "new_session": {
+            "sessionId": "scripted",
+            "configOptions": [select(f"o{i}", f"Option {i}", values, "v0") for i in range(10)],
+        },
+        "prompt": updates,
+    }
     async with nbacp.connect(target(script, "in-process", Path("."))) as conn:
         session = await conn.new_session()
         toolbar = session.toolbar
@@ -118,5 +153,8 @@ async def test_the_toolbar_updates_in_place(comms: RecordingComms) -> None:
         assert toolbar.controls["o9"].value == "v19" and toolbar.controls["o9"].description == "Option 9 (39)"
         assert [v for _, v in toolbar.controls["o0"].options][-1] == "new"
         controls = ("DropdownModel", "CheckboxModel")
-        assert not [m for m in comms.sent[opened:]
-                    if m.msg_type == "comm_open" and m.data["state"].get("_model_name") in controls]
+        assert not [
+            m
+            for m in comms.sent[opened:]
+            if m.msg_type == "comm_open" and m.data["state"].get("_model_name") in controls
+        ]

@@ -22,8 +22,12 @@ from nbacp.widgets.transcript import subagents as child_blocks
 def announce(
     child: str, title: str, *, cancel: bool = True, state: str = "running", description: str = ""
 ) -> list[Any]:
-    update: dict[str, Any] = {"sessionUpdate": "subagent_update", "sessionId": child, "title": title,
-                              "state": {"state": state}}
+    update: dict[str, Any] = {
+        "sessionUpdate": "subagent_update",
+        "sessionId": child,
+        "title": title,
+        "state": {"state": state},
+    }
     if description:
         update["description"] = description
     if cancel:
@@ -31,8 +35,9 @@ def announce(
     return ["update", None, update]
 
 
-def chunk(session: str | None, text: str, *, meta: dict[str, Any] | None = None,
-          kind: str = "agent_message_chunk") -> list[Any]:
+def chunk(
+    session: str | None, text: str, *, meta: dict[str, Any] | None = None, kind: str = "agent_message_chunk"
+) -> list[Any]:
     update: dict[str, Any] = {"sessionUpdate": kind, "content": {"type": "text", "text": text}}
     if meta is not None:
         update["_meta"] = meta
@@ -40,8 +45,13 @@ def chunk(session: str | None, text: str, *, meta: dict[str, Any] | None = None,
 
 
 def tool(session: str | None, call_id: str, title: str, *, meta: dict[str, Any] | None = None) -> list[Any]:
-    update: dict[str, Any] = {"sessionUpdate": "tool_call", "toolCallId": call_id, "title": title,
-                              "kind": "other", "status": "in_progress"}
+    update: dict[str, Any] = {
+        "sessionUpdate": "tool_call",
+        "toolCallId": call_id,
+        "title": title,
+        "kind": "other",
+        "status": "in_progress",
+    }
     if meta is not None:
         update["_meta"] = meta
     return ["update", session, update]
@@ -91,29 +101,66 @@ async def test_the_capabilities_reach_the_wire_beside_the_sdks_own(tmp_path: Pat
 async def test_two_children_are_two_blocks_under_their_tool_calls_never_interleaved(tmp_path: Path) -> None:
     error = {"code": -32603, "message": "the model failed"}
     turn = [
-        tool(None, "task-1", "Task: explore"), tool(None, "task-2", "Task: review"),
+        tool(None, "task-1", "Task: explore"),
+        tool(None, "task-2", "Task: review"),
         announce("c-explore", "Explore", description="Find the data files"),
         announce("c-review", "Review", cancel=False),
-        ["update", None, {"sessionUpdate": "session_message", "messageId": "task-1", "senderSessionId": "parent",
-                          "recipientSessionId": "c-explore", "content": [{"type": "text", "text": "look in data/"}]}],
-        ["update", None, {"sessionUpdate": "session_message", "messageId": "task-2", "senderSessionId": "parent",
-                          "recipientSessionId": "c-review", "content": [{"type": "text", "text": "review it"}]}],
-        chunk("c-explore", "alpha one "), chunk("c-review", "beta one "),
-        chunk("c-explore", "alpha two"), chunk("c-review", "beta two"),
+        [
+            "update",
+            None,
+            {
+                "sessionUpdate": "session_message",
+                "messageId": "task-1",
+                "senderSessionId": "parent",
+                "recipientSessionId": "c-explore",
+                "content": [{"type": "text", "text": "look in data/"}],
+            },
+        ],
+        [
+            "update",
+            None,
+            {
+                "sessionUpdate": "session_message",
+                "messageId": "task-2",
+                "senderSessionId": "parent",
+                "recipientSessionId": "c-review",
+                "content": [{"type": "text", "text": "review it"}],
+            },
+        ],
+        chunk("c-explore", "alpha one "),
+        chunk("c-review", "beta one "),
+        chunk("c-explore", "alpha two"),
+        chunk("c-review", "beta two"),
         chunk("c-explore", "pondering", kind="agent_thought_chunk"),
         tool("c-explore", "ls-1", "ls data/"),
         chunk(None, "The parent speaks."),
-        ["update", None, {"sessionUpdate": "subagent_update", "sessionId": "c-explore",
-                          "state": {"state": "idle", "stopReason": "end_turn"}}],
-        ["update", None, {"sessionUpdate": "subagent_update", "sessionId": "c-review",
-                          "state": {"state": "idle", "stopReason": "error", "error": error}}],
+        [
+            "update",
+            None,
+            {
+                "sessionUpdate": "subagent_update",
+                "sessionId": "c-explore",
+                "state": {"state": "idle", "stopReason": "end_turn"},
+            },
+        ],
+        [
+            "update",
+            None,
+            {
+                "sessionUpdate": "subagent_update",
+                "sessionId": "c-review",
+                "state": {"state": "idle", "stopReason": "error", "error": error},
+            },
+        ],
     ]
     t, result, _ = await run({"turns": [turn]}, tmp_path)
     transcript = t.transcript
     assert "alpha" not in result.text and "beta" not in result.text and "The parent speaks." in result.text
     views = child_views(transcript)
     assert [v.titles[0] for v in views] == [
-        "Subagent: Explore · idle (end_turn)", "Subagent: Review · idle (error: the model failed)"]
+        "Subagent: Explore · idle (end_turn)",
+        "Subagent: Review · idle (error: the model failed)",
+    ]
     shown = list(transcript.shown)
     for call, view in (("Task: explore", views[0]), ("Task: review", views[1])):
         at = next(i for i, w in enumerate(shown) if tool_header(w).endswith(call) or call in tool_header(w))
@@ -135,10 +182,14 @@ async def test_a_childs_permission_request_is_a_card_in_its_block_headed_with_it
         headers.append(card.spec["header"])
         card.choose("allow")
 
-    permission = {"sessionId": "c-explore", "toolCall": {"toolCallId": "w-1", "title": "Write notes.txt",
-                                                         "kind": "edit"},
-                  "options": [{"optionId": "allow", "name": "Allow", "kind": "allow_once"},
-                              {"optionId": "deny", "name": "Deny", "kind": "reject_once"}]}
+    permission = {
+        "sessionId": "c-explore",
+        "toolCall": {"toolCallId": "w-1", "title": "Write notes.txt", "kind": "edit"},
+        "options": [
+            {"optionId": "allow", "name": "Allow", "kind": "allow_once"},
+            {"optionId": "deny", "name": "Deny", "kind": "reject_once"},
+        ],
+    }
     turn = [announce("c-explore", "Explore"), ["request", "session/request_permission", permission]]
     t, result, received = await run({"turns": [turn]}, tmp_path, answers=allow)
     assert headers == ["Explore asks permission to edit a file"]
@@ -150,12 +201,19 @@ async def test_a_childs_permission_request_is_a_card_in_its_block_headed_with_it
 
 async def test_the_stop_button_cancels_the_parent_and_each_running_child_that_can_be(tmp_path: Path) -> None:
     shown = asyncio.Event()
-    permission = {"sessionId": "c-a", "toolCall": {"toolCallId": "w-1", "title": "Write", "kind": "edit"},
-                  "options": [{"optionId": "allow", "name": "Allow", "kind": "allow_once"}]}
+    permission = {
+        "sessionId": "c-a",
+        "toolCall": {"toolCallId": "w-1", "title": "Write", "kind": "edit"},
+        "options": [{"optionId": "allow", "name": "Allow", "kind": "allow_once"}],
+    }
     turn = [
-        announce("c-a", "A"), announce("c-b", "B", cancel=False), announce("c-idle", "Idle", state="idle"),
+        announce("c-a", "A"),
+        announce("c-b", "B", cancel=False),
+        announce("c-idle", "Idle", state="idle"),
         announce("c-wait", "Waiting", state="requires_action"),
-        ["request", "session/request_permission", permission], ["await_cancel"], ["stop", "cancelled"],
+        ["request", "session/request_permission", permission],
+        ["await_cancel"],
+        ["stop", "cancelled"],
     ]
     script = {"turns": [turn, []]}
     async with asyncio.timeout(60), nbacp.connect(command(script, tmp_path), answers=lambda card: shown.set()) as conn:
@@ -176,20 +234,26 @@ async def test_claudes_parent_tool_use_marks_nest_children_without_the_capabilit
         return {"claudeCode": {"parentToolUseId": tool_id}}
 
     turn = [
-        tool(None, "toolu_1", "Explore the data"), tool(None, "toolu_2", "Review the code"),
-        chunk(None, "a1 ", meta=mark("toolu_1")), chunk(None, "b1 ", meta=mark("toolu_2")),
+        tool(None, "toolu_1", "Explore the data"),
+        tool(None, "toolu_2", "Review the code"),
+        chunk(None, "a1 ", meta=mark("toolu_1")),
+        chunk(None, "b1 ", meta=mark("toolu_2")),
         chunk(None, "Parent text. "),
-        chunk(None, "a2", meta=mark("toolu_1")), chunk(None, "b2", meta=mark("toolu_2")),
+        chunk(None, "a2", meta=mark("toolu_1")),
+        chunk(None, "b2", meta=mark("toolu_2")),
         tool(None, "grep-1", "grep x", meta=mark("toolu_1")),
     ]
     t, result, _ = await run({"turns": [turn]}, tmp_path)
     assert result.text.startswith("Parent text. ") and "a1" not in result.text and "b2" not in result.text
     views = child_views(t.transcript)
-    assert [v.titles[0] for v in views] == ["Subagent: Explore the data · running",
-                                            "Subagent: Review the code · running"]
+    assert [v.titles[0] for v in views] == [
+        "Subagent: Explore the data · running",
+        "Subagent: Review the code · running",
+    ]
     shown = list(t.transcript.shown)
     assert shown[shown.index(views[0]) - 1] is not None and "Explore the data" in tool_header(
-        shown[shown.index(views[0]) - 1])
+        shown[shown.index(views[0]) - 1]
+    )
     assert any("grep x" in line for line in labels(views[0]))
     record = t.record.text
     assert "Subagent: Explore the data · running\n    a1 a2" in record
@@ -198,8 +262,19 @@ async def test_claudes_parent_tool_use_marks_nest_children_without_the_capabilit
 
 
 async def test_a_message_between_sessions_without_a_block_is_one_line(tmp_path: Path) -> None:
-    turn = [["update", None, {"sessionUpdate": "session_message", "messageId": "m1", "senderSessionId": "x",
-                              "recipientSessionId": "y", "content": [{"type": "text", "text": "<b>hi</b>"}]}]]
+    turn = [
+        [
+            "update",
+            None,
+            {
+                "sessionUpdate": "session_message",
+                "messageId": "m1",
+                "senderSessionId": "x",
+                "recipientSessionId": "y",
+                "content": [{"type": "text", "text": "<b>hi</b>"}],
+            },
+        ]
+    ]
     t, result, _ = await run({"turns": [turn]}, tmp_path)
     assert "Message between sessions: <b>hi</b>" in labels(t.transcript)  # a Label: text, never markup
     assert "hi" not in result.text
@@ -224,9 +299,11 @@ async def test_a_hostile_agent_cannot_open_unbounded_children_or_flood_one(tmp_p
 async def test_a_child_reads_in_its_parents_folders_and_an_unknown_session_is_refused(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("hello from the parent's folder\n", encoding="utf-8")
     read = {"path": str(tmp_path / "a.txt")}
-    turn = [announce("c1", "Explore"),
-            ["request", "fs/read_text_file", {"sessionId": "c1", **read}],
-            ["request", "fs/read_text_file", {"sessionId": "ghost", **read}]]
+    turn = [
+        announce("c1", "Explore"),
+        ["request", "fs/read_text_file", {"sessionId": "c1", **read}],
+        ["request", "fs/read_text_file", {"sessionId": "ghost", **read}],
+    ]
     _, _, received = await run({"turns": [turn]}, tmp_path)
     replies = [payload for kind, payload in received if kind == "reply"]
     assert replies[0] == {"content": "hello from the parent's folder\n"}
@@ -234,10 +311,18 @@ async def test_a_child_reads_in_its_parents_folders_and_an_unknown_session_is_re
 
 
 async def test_a_childs_config_marked_on_the_parent_never_changes_the_parents_settings(tmp_path: Path) -> None:
-    option = {"id": "mode", "name": "Mode", "type": "select", "currentValue": "bypassPermissions",
-              "options": [{"value": "bypassPermissions", "name": "Bypass permissions"}]}
-    marked = {"sessionUpdate": "config_option_update", "configOptions": [option],
-              "_meta": {"claudeCode": {"parentToolUseId": "toolu_1"}}}
+    option = {
+        "id": "mode",
+        "name": "Mode",
+        "type": "select",
+        "currentValue": "bypassPermissions",
+        "options": [{"value": "bypassPermissions", "name": "Bypass permissions"}],
+    }
+    marked = {
+        "sessionUpdate": "config_option_update",
+        "configOptions": [option],
+        "_meta": {"claudeCode": {"parentToolUseId": "toolu_1"}},
+    }
     turn = [tool(None, "toolu_1", "Task"), ["update", None, marked]]
     script = {"turns": [turn]}
     async with asyncio.timeout(60), nbacp.connect(command(script, tmp_path)) as conn:

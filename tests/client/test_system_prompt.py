@@ -22,8 +22,11 @@ import nbacp
 from nbacp.client import system_prompt
 
 NOTEBOOK_TOOLS = "notebook" in inspect.signature(nbacp.kernel_tools).parameters  # [cells]' notebook tools
-FULL = {"loadSession": True, "sessionCapabilities": {"systemPrompt": {}, "resume": {}, "fork": {}},
-        "mcpCapabilities": {"http": True}}
+FULL = {
+    "loadSession": True,
+    "sessionCapabilities": {"systemPrompt": {}, "resume": {}, "fork": {}},
+    "mcpCapabilities": {"http": True},
+}
 
 
 def _agent(tmp_path: Path, capabilities: dict[str, Any]) -> list[str]:
@@ -56,8 +59,12 @@ async def test_new_load_resume_and_fork_carry_the_notebook_prompt_in_append_mode
     for method in ("session/new", "session/load", "session/resume", "session/fork"):
         assert _sent(calls, method) == [expected], method  # re-sent each time, as the spec requires
     assert session.system_prompt == expected
-    for words in ("Jupyter notebook", "Markdown", "Never write, edit or replace the open .ipynb",
-                  "show its code in your answer"):
+    for words in (
+        "Jupyter notebook",
+        "Markdown",
+        "Never write, edit or replace the open .ipynb",
+        "show its code in your answer",
+    ):
         assert words in text
     assert "list_variables" not in text and "notebook_edit" not in text  # no tools given: none named
     assert len(text) < 900  # short: it is read at every turn of the agent's model
@@ -89,11 +96,14 @@ async def test_kernel_tools_are_named_when_the_session_has_them(tmp_path: Path) 
     assert "_meta" not in new  # claude's NotebookEdit is turned off only with the notebook tools
 
 
-@pytest.mark.parametrize("capability", [
-    pytest.param({}, id="absent"),
-    pytest.param({"systemPrompt": None}, id="null"),
-    pytest.param({"systemPrompt": True}, id="not-an-object"),
-])
+@pytest.mark.parametrize(
+    "capability",
+    [
+        pytest.param({}, id="absent"),
+        pytest.param({"systemPrompt": None}, id="null"),
+        pytest.param({"systemPrompt": True}, id="not-an-object"),
+    ],
+)
 async def test_agents_that_do_not_advertise_it_get_nothing_extra(tmp_path: Path, capability: dict[str, Any]) -> None:
     caps = {"loadSession": True, "sessionCapabilities": {"resume": {}, "fork": {}, **capability}}
     async with asyncio.timeout(60), nbacp.connect(_agent(tmp_path, caps)) as conn:
@@ -144,6 +154,11 @@ def test_the_notebook_tools_turn_claudes_notebook_writer_off() -> None:
 def test_the_docs_quote_every_sentence_sent() -> None:
     page = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
     flat = " ".join(page.read_text(encoding="utf-8").split())
-    for sentence in (system_prompt.BASE, system_prompt.KERNEL, system_prompt.EDIT_WITH_TOOLS,
-                     system_prompt.EDIT_WITHOUT_TOOLS, system_prompt.NEVER_WRITE):
+    for sentence in (
+        system_prompt.BASE,
+        system_prompt.KERNEL,
+        system_prompt.EDIT_WITH_TOOLS,
+        system_prompt.EDIT_WITHOUT_TOOLS,
+        system_prompt.NEVER_WRITE,
+    ):
         assert sentence in flat, sentence

@@ -18,8 +18,10 @@ from support import raw_session_agent
 import nbacp
 from nbacp.widgets import PermissionCard
 
-OPTIONS = [{"optionId": "allow", "name": "Allow", "kind": "allow_once"},
-           {"optionId": "reject", "name": "Reject", "kind": "reject_once"}]
+OPTIONS = [
+    {"optionId": "allow", "name": "Allow", "kind": "allow_once"},
+    {"optionId": "reject", "name": "Reject", "kind": "reject_once"},
+]
 
 
 def _agent(tmp_path: Path) -> list[str]:
@@ -40,14 +42,41 @@ async def test_the_name_heads_an_untitled_call_and_shows_in_the_permission_detai
         card.choose("allow")
 
     steps = [
-        _update({"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "", "name": "NotebookEdit",
-                 "kind": "edit", "status": "pending"}),
+        _update(
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "t1",
+                "title": "",
+                "name": "NotebookEdit",
+                "kind": "edit",
+                "status": "pending",
+            }
+        ),
         _update({"sessionUpdate": "tool_call_update", "toolCallId": "t1", "status": "completed"}),
-        _update({"sessionUpdate": "tool_call", "toolCallId": "t2", "title": "Read data.csv", "name": "Read",
-                 "kind": "read", "status": "completed"}),
-        ["request", "session/request_permission", {
-            "sessionId": "$session", "options": OPTIONS,
-            "toolCall": {"toolCallId": "t3", "name": "run_query", "kind": "execute", "rawInput": {"sql": "select 1"}}}],
+        _update(
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "t2",
+                "title": "Read data.csv",
+                "name": "Read",
+                "kind": "read",
+                "status": "completed",
+            }
+        ),
+        [
+            "request",
+            "session/request_permission",
+            {
+                "sessionId": "$session",
+                "options": OPTIONS,
+                "toolCall": {
+                    "toolCallId": "t3",
+                    "name": "run_query",
+                    "kind": "execute",
+                    "rawInput": {"sql": "select 1"},
+                },
+            },
+        ],
     ]
     async with asyncio.timeout(60), nbacp.connect(_agent(tmp_path), answers=allow) as conn:
         session = await conn.new_session(tmp_path)
@@ -68,8 +97,9 @@ async def test_the_name_heads_an_untitled_call_and_shows_in_the_permission_detai
 
 async def test_a_name_is_plain_text_and_bounded(tmp_path: Path) -> None:
     hostile = "<b>x</b>\u202e" + "n" * 5000
-    steps = [_update({"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "", "name": hostile,
-                      "status": "completed"})]
+    steps = [
+        _update({"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "", "name": hostile, "status": "completed"})
+    ]
     async with asyncio.timeout(60), nbacp.connect(_agent(tmp_path)) as conn:
         session = await conn.new_session(tmp_path)
         result = await session.prompt(json.dumps(steps))

@@ -22,8 +22,9 @@ pd = pytest.importorskip("pandas")
 
 
 def book() -> MemoryNotebook:
-    return MemoryNotebook("demo.ipynb", [cell("setup", "import pandas"), cell("ask", "await session.prompt('cell')")],
-                          "ask")
+    return MemoryNotebook(
+        "demo.ipynb", [cell("setup", "import pandas"), cell("ask", "await session.prompt('cell')")], "ask"
+    )
 
 
 async def turn(notebook: MemoryNotebook | None, answers: Any, namespace: dict[str, Any]) -> Any:
@@ -34,12 +35,14 @@ async def turn(notebook: MemoryNotebook | None, answers: Any, namespace: dict[st
 
 async def test_the_accepted_cell_is_in_the_notebook_and_the_agent_says_so() -> None:
     notebook = book()
-    result = await turn(notebook, Script([{"expect": "review", "review": "accept"}]),
-                        {"sales": pd.DataFrame({"a": [1]})})
+    result = await turn(
+        notebook, Script([{"expect": "review", "review": "accept"}]), {"sales": pd.DataFrame({"a": [1]})}
+    )
     source = "# proposed by the nbacp demo agent\nsales.describe()"
     assert notebook.sources()[2] == ("new-1", source)
-    assert result.text.endswith(f"I proposed a new cell after cell ask:\n{source}\n\n"
-                                "What happened: Accepted as cell new-1 after cell ask.")
+    assert result.text.endswith(
+        f"I proposed a new cell after cell ask:\n{source}\n\nWhat happened: Accepted as cell new-1 after cell ask."
+    )
 
 
 async def test_a_rejected_cell_is_reported_as_rejected() -> None:
@@ -72,5 +75,4 @@ async def test_when_the_notebook_cannot_be_read_it_still_proposes_a_cell() -> No
     hello = "# proposed by the nbacp demo agent\nprint('Hello from the demo agent')"
     assert [e.source for e in notebook.applied] == [hello]
     assert "I could not read your notebook (The notebook cannot be reached: no page answered." in result.text
-    assert result.text.endswith(
-        "What happened: Not applied: queued below the prompt cell; it cannot be read back.")
+    assert result.text.endswith("What happened: Not applied: queued below the prompt cell; it cannot be read back.")

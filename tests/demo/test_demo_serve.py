@@ -26,8 +26,18 @@ def server_url() -> Iterator[str]:
     Port 0: the server binds a port the OS picks and prints the URL it listens on, so no port is
     picked here that another process could take before the server binds it.
     """
-    command = [sys.executable, "-m", "nbacp.demo", "serve", "--port", "0", "--token", TOKEN,
-               "--allow-origin", "https://notebooks.example.org"]
+    command = [
+        sys.executable,
+        "-m",
+        "nbacp.demo",
+        "serve",
+        "--port",
+        "0",
+        "--token",
+        TOKEN,
+        "--allow-origin",
+        "https://notebooks.example.org",
+    ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None
@@ -83,10 +93,12 @@ async def test_remote_demo_reaches_the_kernel_tools_from_its_own_process(server_
     """The agent process connects to the notebook's MCP server over HTTP with the token it was given."""
     pd = pytest.importorskip("pandas")
     ns = {"orders": pd.DataFrame({"id": [1, 2], "total": [None, 3.0]})}
-    answers = Script([
-        {"expect": "form", "pick": {"choice": "orders"}},
-        {"expect": "permission", "choose": "allow_once"},
-    ])
+    answers = Script(
+        [
+            {"expect": "form", "pick": {"choice": "orders"}},
+            {"expect": "permission", "choose": "allow_once"},
+        ]
+    )
     async with nbacp.connect(server_url, token=TOKEN, answers=answers) as conn:
         session = await conn.new_session(tools=nbacp.kernel_tools(namespace=ns))
         result = await session.prompt("explore")

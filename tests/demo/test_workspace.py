@@ -74,8 +74,13 @@ def test_lab_copies_then_replaces_itself_with_jupyterlab_on_the_quickstart(
 def test_lab_command_serves_the_folder_on_loopback_and_allows_root_only_for_root(tmp_path: Path) -> None:
     command = lab_command(tmp_path, 8888, as_root=False)
     assert command == [
-        sys.executable, "-m", "jupyterlab", "--ip=127.0.0.1", "--port=8888",
-        f"--ServerApp.root_dir={tmp_path}", "--LabApp.default_url=/lab/tree/quickstart.ipynb",
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--ip=127.0.0.1",
+        "--port=8888",
+        f"--ServerApp.root_dir={tmp_path}",
+        "--LabApp.default_url=/lab/tree/quickstart.ipynb",
     ]
     assert lab_command(tmp_path, 8888, as_root=True) == [*command, "--allow-root"]
     assert lab_environment({"NBACP_ANSWERS": "x", "HOME": "/h"}) == {"HOME": "/h"}

@@ -51,13 +51,24 @@ def codex_schema(*, legacy_name: bool = False) -> dict[str, Any]:
     note: dict[str, Any] = {"type": "string", "title": "Additional answer or note"}
     if not legacy_name:
         note["_meta"] = {"codex": {"questionId": "db", "role": "user_note", "isSecret": False}}
-    options = [*DATABASES, {"const": "None of the above", "title": "None of the above",
-                            "description": "Provide a different answer in the note field."}]
+    options = [
+        *DATABASES,
+        {
+            "const": "None of the above",
+            "title": "None of the above",
+            "description": "Provide a different answer in the note field.",
+        },
+    ]
     return {
         "type": "object",
         "properties": {
-            "db": {"type": "string", "title": "Which database?", "description": "Database", "oneOf": options,
-                   "_meta": {"codex": {"isOther": True, "isSecret": False}}},
+            "db": {
+                "type": "string",
+                "title": "Which database?",
+                "description": "Database",
+                "oneOf": options,
+                "_meta": {"codex": {"isOther": True, "isSecret": False}},
+            },
             note_name: note,
         },
         "required": ["db"],
@@ -135,8 +146,10 @@ def test_claude_companion_role_follows_what_its_release_says(description: str | 
 @pytest.mark.parametrize(
     ("values", "content"),
     [
-        ({"question_0": "SQLite", "question_0_custom": "ClickHouse later"},
-         {"question_0": "SQLite", "question_0_custom": "ClickHouse later"}),  # pick + note: both
+        (
+            {"question_0": "SQLite", "question_0_custom": "ClickHouse later"},
+            {"question_0": "SQLite", "question_0_custom": "ClickHouse later"},
+        ),  # pick + note: both
         ({"question_0_custom": " ClickHouse "}, {"question_0_custom": "ClickHouse"}),  # text only: the answer
         ({"question_0": "SQLite"}, {"question_0": "SQLite"}),
         ({"question_0": "SQLite", "question_0_custom": "   "}, {"question_0": "SQLite"}),
@@ -204,12 +217,21 @@ def test_a_note_never_shows_the_pick_as_overridden() -> None:
 @pytest.mark.parametrize(
     ("schema", "entry", "content"),
     [
-        (claude_schema(CLAUDE_SINGLE_078), {"pick": {"question_0": "SQLite"}, "fill": {"question_0_custom": "notes"}},
-         {"question_0": "SQLite", "question_0_custom": "notes"}),
-        (claude_schema(CLAUDE_SINGLE_LEGACY), {"pick": {"question_0": "SQLite"}, "fill": {"question_0_custom": "x"}},
-         {"question_0_custom": "x"}),
-        (codex_schema(), {"pick": {"db": "None of the above"}, "fill": {"db_note": "Redis"}},
-         {"db": "None of the above", "db_note": "Redis"}),
+        (
+            claude_schema(CLAUDE_SINGLE_078),
+            {"pick": {"question_0": "SQLite"}, "fill": {"question_0_custom": "notes"}},
+            {"question_0": "SQLite", "question_0_custom": "notes"},
+        ),
+        (
+            claude_schema(CLAUDE_SINGLE_LEGACY),
+            {"pick": {"question_0": "SQLite"}, "fill": {"question_0_custom": "x"}},
+            {"question_0_custom": "x"},
+        ),
+        (
+            codex_schema(),
+            {"pick": {"db": "None of the above"}, "fill": {"db_note": "Redis"}},
+            {"db": "None of the above", "db_note": "Redis"},
+        ),
     ],
     ids=["claude-0.78-note", "claude-legacy-other", "codex-note"],
 )

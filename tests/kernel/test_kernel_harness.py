@@ -15,14 +15,16 @@ pytestmark = pytest.mark.kernel
 def test_top_level_await_resolved_by_button_click(
     kernel: KernelHarness, record_property: Callable[[str, object], None]
 ) -> None:
-    cell = kernel.execute(textwrap.dedent("""
+    cell = kernel.execute(
+        textwrap.dedent("""
         import asyncio, ipywidgets
         fut = asyncio.get_running_loop().create_future()
         button = ipywidgets.Button(description="Go")
         button.on_click(lambda b: fut.set_result("clicked"))
         display(button)
         print("result:", await fut)
-    """))
+    """)
+    )
     button = kernel.wait_widget("ButtonModel", description="Go")
     assert not kernel.is_idle(cell)
 
@@ -50,7 +52,8 @@ def test_front_end_update_reaches_a_text_widget(kernel: KernelHarness) -> None:
 
 
 def test_anywidget_dict_trait_synced_from_front_end(kernel: KernelHarness) -> None:
-    kernel.run(textwrap.dedent("""
+    kernel.run(
+        textwrap.dedent("""
         import anywidget, traitlets
         class Card(anywidget.AnyWidget):
             _esm = "export default { render({ model, el }) { el.textContent = 'card'; } }"
@@ -59,7 +62,8 @@ def test_anywidget_dict_trait_synced_from_front_end(kernel: KernelHarness) -> No
         card = Card(answer={"picked": []})
         card.observe(lambda change: seen.append(change["new"]), names="answer")
         display(card)
-    """))
+    """)
+    )
     (card,) = [c for c in kernel.comm_opens() if "answer" in c["state"]]
     assert card["state"]["answer"] == {"picked": []}
     assert "render" in card["state"]["_esm"]

@@ -71,11 +71,13 @@ def test_kernel_interrupts_normally_afterwards(kernel: KernelHarness) -> None:
 
 
 def test_completed_wait_returns_value_and_leaves_handler(kernel: KernelHarness) -> None:
-    out = kernel.run(textwrap.dedent("""
+    out = kernel.run(
+        textwrap.dedent("""
         import asyncio, signal
         from nbacp.kernel import wait_interruptible, can_await_widgets, running_in_kernel
         before = signal.getsignal(signal.SIGINT)
         value = await wait_interruptible(asyncio.sleep(0.01, result=42), lambda: None)
         print(value, signal.getsignal(signal.SIGINT) is before, running_in_kernel(), can_await_widgets())
-    """))
+    """)
+    )
     assert out == "42 True True True\n"

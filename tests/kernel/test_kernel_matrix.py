@@ -22,8 +22,7 @@ from support.kernel_support import KernelHarness, accept, question_card, start_k
 pytestmark = pytest.mark.kernel
 
 
-ANSWER = ('{"action": "accept", "content": {"question_0": ["CSV", "Parquet", "JSON"], '
-          '"question_0_custom": "Avro"}}')
+ANSWER = '{"action": "accept", "content": {"question_0": ["CSV", "Parquet", "JSON"], "question_0_custom": "Avro"}}'
 
 
 DRAFTS = [
@@ -50,8 +49,9 @@ def answer_with_several_edits(kernel: KernelHarness, *, settle_first: bool = Fal
 
 
 def connect(kernel: KernelHarness, agent: str) -> None:
-    kernel.run(SETUP + f"agent = {agent}\nconn = await nbacp.connect(agent)\n"
-               "session = await conn.new_session('.')", timeout=90)
+    kernel.run(
+        SETUP + f"agent = {agent}\nconn = await nbacp.connect(agent)\nsession = await conn.new_session('.')", timeout=90
+    )
 
 
 def test_awaited_prompt_is_answered_with_every_edit(matrix_kernel: KernelHarness) -> None:
@@ -112,8 +112,7 @@ def test_stop_button_releases_the_cell_and_tells_the_agent(matrix_kernel: Kernel
         kernel.run("turn = session.start('hold')")
     # The stop button is nbacp's once the cell waits (a click before that meets ipykernel#881):
     # call_soon prints only when the cell first yields, which is inside the wait.
-    cell = kernel.execute("import asyncio\nasyncio.get_running_loop().call_soon(print, 'waiting')\n"
-                          f"result = {wait}")
+    cell = kernel.execute(f"import asyncio\nasyncio.get_running_loop().call_soon(print, 'waiting')\nresult = {wait}")
     kernel.wait_for(lambda: "waiting" in kernel.stream_text(cell), 30, "the cell to wait")
     question_card(kernel)
     assert not kernel.is_idle(cell)
@@ -123,12 +122,17 @@ def test_stop_button_releases_the_cell_and_tells_the_agent(matrix_kernel: Kernel
     said = "Stopped from the notebook: 1 open question cancelled, the agent was told to stop the turn (session/cancel)."
     assert error is not None and (error["ename"], error["evalue"]) == ("KeyboardInterrupt", said)
     assert error["traceback"] == [f"KeyboardInterrupt: {said}"]  # one line, none of nbacp's frames
-    out = kernel.run("import asyncio\nawait asyncio.wait_for(agent.cancelled.wait(), 5)\n"
-                     "await asyncio.sleep(0.2)\nprint(agent.replies, conn.client.open_cards())")
+    out = kernel.run(
+        "import asyncio\nawait asyncio.wait_for(agent.cancelled.wait(), 5)\n"
+        "await asyncio.sleep(0.2)\nprint(agent.replies, conn.client.open_cards())"
+    )
     assert out == "[CancelElicitationResponse(field_meta=None, action='cancel')] []\n"
     # the kernel is usable: a new turn is answered through the widgets while the cell awaits it
-    kernel.run("agent2 = SchemaAgent(message, schema)\nconn2 = await nbacp.connect(agent2)\n"
-               "session2 = await conn2.new_session('.')", timeout=60)
+    kernel.run(
+        "agent2 = SchemaAgent(message, schema)\nconn2 = await nbacp.connect(agent2)\n"
+        "session2 = await conn2.new_session('.')",
+        timeout=60,
+    )
     cell = kernel.execute("result = await session2.prompt('go')\nprint('RESULT', result.text)")
     answer_with_several_edits(kernel)
     kernel.wait_idle(cell, timeout=30)
@@ -165,8 +169,9 @@ def test_click_that_overtook_held_edits_is_answered_with_the_whole_draft(matrix_
 def test_stop_button_during_await_card_cancels_it(matrix_kernel: KernelHarness) -> None:
     kernel = matrix_kernel
     kernel.run(SETUP + "view = nbacp.FormCard(message, schema, agent='test')\ndisplay(view)", timeout=60)
-    cell = kernel.execute("import asyncio\nasyncio.get_running_loop().call_soon(print, 'waiting')\n"
-                          "response = await view")
+    cell = kernel.execute(
+        "import asyncio\nasyncio.get_running_loop().call_soon(print, 'waiting')\nresponse = await view"
+    )
     kernel.wait_for(lambda: "waiting" in kernel.stream_text(cell), 30, "the cell to wait")
     kernel.interrupt()
     kernel.wait_idle(cell, timeout=15)
@@ -200,8 +205,11 @@ def test_connect_installs_the_reply_workaround_where_the_kernel_needs_it(
 ) -> None:
     # The test kernels above install it at start-up; here only connect() may.
     with start_kernel(tmp_path, python=kernel_envs[env_id], stream_replies=False) as kernel:
-        probe = ("import ipykernel\nm = getattr(get_ipython().kernel.shell_channel_thread, 'manager', None)"
-                 if env_id.startswith("ipykernel-7") else "import ipykernel\nm = None")
+        probe = (
+            "import ipykernel\nm = getattr(get_ipython().kernel.shell_channel_thread, 'manager', None)"
+            if env_id.startswith("ipykernel-7")
+            else "import ipykernel\nm = None"
+        )
         before = kernel.run(probe + "\nprint(getattr(m, '_nbacp_stream_replies', False))")
         connect(kernel, "SchemaAgent(message, schema)")
         after = kernel.run("print(getattr(m, '_nbacp_stream_replies', False))")
@@ -212,8 +220,10 @@ def test_connect_installs_the_reply_workaround_where_the_kernel_needs_it(
 def test_prompt_refuses_at_once_where_the_kernel_internals_are_missing(matrix_kernel: KernelHarness) -> None:
     kernel = matrix_kernel
     connect(kernel, "SchemaAgent(message, schema)")
-    kernel.run("import nbacp.kernel\nnbacp.kernel.forwarding._shell_receiver = lambda kernel: None\n"
-               "nbacp.kernel.versions.dispatches_comms_concurrently = lambda kernel: False")
+    kernel.run(
+        "import nbacp.kernel\nnbacp.kernel.forwarding._shell_receiver = lambda kernel: None\n"
+        "nbacp.kernel.versions.dispatches_comms_concurrently = lambda kernel: False"
+    )
     cell = kernel.execute("result = await session.prompt('go')")
     kernel.wait_idle(cell, timeout=30)
     error = kernel.error(cell)
@@ -227,8 +237,10 @@ def test_card_carries_its_code_where_the_front_end_cannot_share_it(oldest_newest
     # not, so there every card must carry the whole module (a stub would render nothing).
     kernel = oldest_newest_kernel
     kernel.run(SETUP + "card = nbacp.FormCard(message, schema, agent='test')", timeout=60)
-    out = kernel.run("import anywidget\nfrom nbacp.widgets.card_code import CARD_STUB\n"
-                     "print(anywidget.__version__, card._esm == CARD_STUB, len(card._esm) > 5000, bool(card._css))")
+    out = kernel.run(
+        "import anywidget\nfrom nbacp.widgets.card_code import CARD_STUB\n"
+        "print(anywidget.__version__, card._esm == CARD_STUB, len(card._esm) > 5000, bool(card._css))"
+    )
     version, stub, whole, css = out.split()
     shares = tuple(int(part) for part in version.split(".")[:2]) >= (0, 11)
     assert (stub, whole, css) == (str(shares), str(not shares), str(not shares)), out
@@ -246,13 +258,19 @@ def test_a_started_turn_gives_way_to_its_record_in_its_own_output(oldest_newest_
     click = accept(kernel, question_card(kernel)["comm_id"], DRAFTS[-1])
 
     def record() -> list[dict[str, Any]] | None:  # ipykernel 6 parents it to the click, 7 to the cell
-        found = [m for m in kernel.messages(cell, "update_display_data") + kernel.messages(click, "update_display_data")
-                 if "nbacp-record" in m["content"]["data"].get("text/html", "")]
+        found = [
+            m
+            for m in kernel.messages(cell, "update_display_data") + kernel.messages(click, "update_display_data")
+            if "nbacp-record" in m["content"]["data"].get("text/html", "")
+        ]
         return found or None
 
     updates = kernel.wait_for(record, 30, "the turn's record")
-    views = {m["content"].get("transient", {}).get("display_id") for m in kernel.messages(cell, "display_data")
-             if "application/vnd.jupyter.widget-view+json" in m["content"]["data"]}
+    views = {
+        m["content"].get("transient", {}).get("display_id")
+        for m in kernel.messages(cell, "display_data")
+        if "application/vnd.jupyter.widget-view+json" in m["content"]["data"]
+    }
     assert [m["content"]["transient"]["display_id"] in views for m in updates] == [True], (updates, views)
 
 
@@ -267,8 +285,10 @@ def nested_kernel(
     (6.29.5: nest_asyncio, 7.4.0: nest_asyncio2), before nbacp is imported (docs/kernels.md, 'nest_asyncio')."""
     module = next(env.nest_asyncio for env in NESTED if env.id == request.param)
     with start_kernel(tmp_path, python=kernel_envs[request.param]) as harness:
-        applied = harness.run(f"import asyncio, {module}\n{module}.apply()\n"
-                              "print(getattr(asyncio.get_running_loop(), '_nest_patched', False))")
+        applied = harness.run(
+            f"import asyncio, {module}\n{module}.apply()\n"
+            "print(getattr(asyncio.get_running_loop(), '_nest_patched', False))"
+        )
         assert applied == "True\n", applied
         yield harness
 

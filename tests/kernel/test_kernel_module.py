@@ -56,8 +56,9 @@ class _OldKernel:
 
 
 class _NewKernel:
-    async def dispatch_shell(self, msg: object, /, subshell_id: str | None = None, *, concurrent: bool = False) -> None:
-        ...
+    async def dispatch_shell(
+        self, msg: object, /, subshell_id: str | None = None, *, concurrent: bool = False
+    ) -> None: ...
 
 
 def test_awaiting_is_feature_detected_not_guessed_from_the_version(monkeypatch: pytest.MonkeyPatch) -> None:

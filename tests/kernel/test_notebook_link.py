@@ -23,9 +23,16 @@ from nbacp.kernel.notebook_edits import CellEdit
 from nbacp.kernel.notebook_link import CommNotebookLink
 from nbacp.kernel.notebook_wire import LIMITS
 
-CELLS = [{"id": "p", "cell_type": "code", "source": "await session.prompt('add a cell')", "execution_count": 1,
-          "outputs": ""},
-         {"id": "b", "cell_type": "markdown", "source": "# notes", "execution_count": None, "outputs": ""}]
+CELLS = [
+    {
+        "id": "p",
+        "cell_type": "code",
+        "source": "await session.prompt('add a cell')",
+        "execution_count": 1,
+        "outputs": "",
+    },
+    {"id": "b", "cell_type": "markdown", "source": "# notes", "execution_count": None, "outputs": ""},
+]
 
 
 @dataclass
@@ -50,8 +57,10 @@ class Page:
             return None
         if data["type"] == "read":
             return base | {"type": "read_reply", "path": self.path, "cells": self.cells}
-        return base | (self.edit_reply or {"type": "edit_reply", "outcome": "applied", "cell_id": "new",
-                                           "source": data["source"], "reason": ""})
+        return base | (
+            self.edit_reply
+            or {"type": "edit_reply", "outcome": "applied", "cell_id": "new", "source": data["source"], "reason": ""}
+        )
 
 
 class PageComms(BaseComm):
@@ -60,8 +69,9 @@ class PageComms(BaseComm):
 
     pages: list[Page] = []
 
-    def publish_msg(self, msg_type: str, data: dict[str, Any] | None = None, metadata: Any = None,
-                    buffers: Any = None, **keys: Any) -> None:
+    def publish_msg(
+        self, msg_type: str, data: dict[str, Any] | None = None, metadata: Any = None, buffers: Any = None, **keys: Any
+    ) -> None:
         loop = asyncio.get_running_loop()
         for page in self.pages:
             if not page.answers or msg_type == "comm_close":
@@ -131,8 +141,9 @@ async def test_a_page_without_the_piece_refuses_the_comm(pages: Callable[..., li
     assert result.outcome == "not_applied" and "no nbacp front-end piece" in result.reason
 
 
-async def test_not_sure_which_notebook_is_refused(pages: Callable[..., list[Page]],
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_not_sure_which_notebook_is_refused(
+    pages: Callable[..., list[Page]], monkeypatch: pytest.MonkeyPatch
+) -> None:
     pages(Page("elsewhere", holds=False))
     async with asyncio.timeout(10):
         with pytest.raises(NotebookUnavailableError, match="notebook holding the prompt cell p answered"):
@@ -156,8 +167,13 @@ async def test_malformed_replies_are_errors_never_results(pages: Callable[..., l
         assert "malformed" in (await the_link.apply(insert())).reason
         page.edit_reply = {"type": "edit_reply", "outcome": "done", "cell_id": None, "source": None, "reason": ""}
         assert (await the_link.apply(insert())).outcome == "not_applied"
-        page.edit_reply = {"type": "edit_reply", "outcome": "stale", "cell_id": None, "source": None,
-                           "reason": "cell p changed since it was read: nothing applied"}
+        page.edit_reply = {
+            "type": "edit_reply",
+            "outcome": "stale",
+            "cell_id": None,
+            "source": None,
+            "reason": "cell p changed since it was read: nothing applied",
+        }
         assert (await the_link.apply(insert())).outcome == "stale"
 
 

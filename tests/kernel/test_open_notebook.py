@@ -28,13 +28,14 @@ SETUP = textwrap.dedent(f"""
     from support.mcp_acp_agent import McpAcpAgent
     conn = await nbacp.connect(McpAcpAgent())
 """)
-INSERT = {"name": "notebook_edit", "arguments": {"notebook_path": "analysis.ipynb", "new_source": "df.plot()",
-                                                 "edit_mode": "insert"}}
+INSERT = {
+    "name": "notebook_edit",
+    "arguments": {"notebook_path": "analysis.ipynb", "new_source": "df.plot()", "edit_mode": "insert"},
+}
 
 
 def prompt(steps: list[Any]) -> str:
-    return (f"result = await session.prompt('calls ' + json.dumps({steps!r}))\n"
-            "print('RESULT', result.text)")
+    return f"result = await session.prompt('calls ' + json.dumps({steps!r}))\nprint('RESULT', result.text)"
 
 
 def report(kernel: KernelHarness, cell: str) -> list[Any]:
@@ -45,13 +46,18 @@ def report(kernel: KernelHarness, cell: str) -> list[Any]:
 
 
 def test_the_default_gives_the_notebook_tools_and_none_means_none(kernel: KernelHarness) -> None:
-    kernel.run(SETUP + textwrap.dedent("""
+    kernel.run(
+        SETUP
+        + textwrap.dedent("""
         default = await conn.new_session(tools=nbacp.kernel_tools(namespace={}))
         without = await conn.new_session(tools=nbacp.kernel_tools(namespace={}, notebook=None))
-    """))
+    """)
+    )
     ask = [{"name": "no_such_tool"}]
-    for name, tools in (("default", "list_variables, describe, run_python, notebook_read, notebook_edit"),
-                        ("without", "list_variables, describe, run_python")):
+    for name, tools in (
+        ("default", "list_variables, describe, run_python, notebook_read, notebook_edit"),
+        ("without", "list_variables, describe, run_python"),
+    ):
         [result] = report(kernel, kernel.execute(prompt(ask).replace("session.", f"{name}.")))
         assert result["result"]["content"][0]["text"] == f"Unknown tool 'no_such_tool'; the tools are {tools}."
 
@@ -70,12 +76,14 @@ def accept_the_card(kernel: KernelHarness, why: str) -> None:
     kernel.send_custom(found, {"event": "accept", "seq": 1, "draft": {"source": "df.plot()"}})
 
 
-@pytest.mark.parametrize(("cell_id", "why"), [
-    ("prompt-cell", "no page answered within 3 s"),  # JupyterLab's request, but no page with the piece
-    (None, "carried no cell id"),  # nbclient, VS Code, Colab: no cellId
-])
-def test_without_the_piece_the_turn_takes_the_fallback(kernel: KernelHarness, cell_id: str | None,
-                                                       why: str) -> None:
+@pytest.mark.parametrize(
+    ("cell_id", "why"),
+    [
+        ("prompt-cell", "no page answered within 3 s"),  # JupyterLab's request, but no page with the piece
+        (None, "carried no cell id"),  # nbclient, VS Code, Colab: no cellId
+    ],
+)
+def test_without_the_piece_the_turn_takes_the_fallback(kernel: KernelHarness, cell_id: str | None, why: str) -> None:
     kernel.run(SETUP + "session = await conn.new_session(tools=nbacp.kernel_tools(namespace={}))\n")
     cell = kernel.execute(prompt([{"name": "notebook_read"}, INSERT]), cell_id=cell_id)
     accept_the_card(kernel, why)
@@ -85,7 +93,8 @@ def test_without_the_piece_the_turn_takes_the_fallback(kernel: KernelHarness, ce
     assert edit["result"]["isError"] and text.startswith("Not applied: queued as IPython's set_next_input")
     assert why in text
     assert kernel.reply(cell)["content"]["payload"] == [
-        {"source": "set_next_input", "text": "df.plot()", "replace": False}]
+        {"source": "set_next_input", "text": "df.plot()", "replace": False}
+    ]
 
 
 def test_outside_a_kernel_the_default_has_no_notebook_tools() -> None:

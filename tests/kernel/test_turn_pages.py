@@ -51,17 +51,24 @@ def hello(*cells: Any) -> dict[str, Any]:
 def test_a_page_that_arrives_while_a_cell_awaits_gets_the_turn_and_its_end(kernel: KernelHarness) -> None:
     """The comm is opened while the prompt cell awaits the person (the kernel's shell is held):
     the page is told the turn's cell and model, answers the card, and gets the record."""
-    kernel.run(SETUP + "agent = SchemaAgent(message, schema)\nconn = await nbacp.connect(agent)\n"
-               "session = await conn.new_session('.')", timeout=60)
+    kernel.run(
+        SETUP + "agent = SchemaAgent(message, schema)\nconn = await nbacp.connect(agent)\n"
+        "session = await conn.new_session('.')",
+        timeout=60,
+    )
     cell = kernel.execute("result = await session.prompt('go')", cell_id="prompt-cell")
     card = question_card(kernel)
     elsewhere = kernel.open_comm(TARGET, hello("other-cell"))
     page = kernel.open_comm(TARGET, hello("other-cell", "prompt-cell"))
     shown = kernel.wait_for(lambda: kernel.comm_data(page), 30, "show_turn")
-    view = next(m["content"]["data"][WIDGET_VIEW]["model_id"] for m in kernel.messages(cell, "display_data")
-                if WIDGET_VIEW in m["content"]["data"] and "nbacp turn" in m["content"]["data"]["text/plain"])
-    assert shown == [{"v": 1, "type": "show_turn", "prompt_cell_id": "prompt-cell", "model_id": view,
-                      "label": "<nbacp turn: 'go'>"}]
+    view = next(
+        m["content"]["data"][WIDGET_VIEW]["model_id"]
+        for m in kernel.messages(cell, "display_data")
+        if WIDGET_VIEW in m["content"]["data"] and "nbacp turn" in m["content"]["data"]["text/plain"]
+    )
+    assert shown == [
+        {"v": 1, "type": "show_turn", "prompt_cell_id": "prompt-cell", "model_id": view, "label": "<nbacp turn: 'go'>"}
+    ]
     accept(kernel, card["comm_id"], {"question_0": ["CSV"], "question_0_custom": "Avro"})
     kernel.wait_idle(cell, timeout=30)
     assert kernel.error(cell) is None, kernel.error(cell)
@@ -79,8 +86,9 @@ def test_a_page_holding_the_prompt_cell_is_told_where_the_turn_is() -> None:
     holder, other = PageComm("a"), PageComm("b")
     pages.opened(holder, hello("x", "p"))
     pages.opened(other, hello("x", "y"))
-    assert holder.sent == [{"v": 1, "type": "show_turn", "prompt_cell_id": "p", "model_id": MODEL,
-                            "label": "<nbacp turn: 'quick'>"}]
+    assert holder.sent == [
+        {"v": 1, "type": "show_turn", "prompt_cell_id": "p", "model_id": MODEL, "label": "<nbacp turn: 'quick'>"}
+    ]
     assert other.sent == []
     other.on_message({"content": {"data": hello("q")}})  # a later hello on the same comm (cells added)
     assert [m["model_id"] for m in other.sent] == ["f" * 32]
@@ -96,8 +104,13 @@ def test_the_end_goes_to_every_page_that_said_hello_once() -> None:
     pages.ended(MODEL, "<div>record</div>", "record")
     pages.ended(MODEL, "<div>record</div>", "record")  # ended twice: told once
     for comm in (first, second):
-        assert comm.sent[-1] == {"v": 1, "type": "end_turn", "prompt_cell_id": "p", "model_id": MODEL,
-                                 "bundle": {"text/html": "<div>record</div>", "text/plain": "record"}}
+        assert comm.sent[-1] == {
+            "v": 1,
+            "type": "end_turn",
+            "prompt_cell_id": "p",
+            "model_id": MODEL,
+            "bundle": {"text/html": "<div>record</div>", "text/plain": "record"},
+        }
         assert [m["type"] for m in comm.sent] == ["show_turn", "end_turn"]
     assert [m["type"] for m in gone.sent] == ["show_turn"]
     late = PageComm("d")
@@ -116,9 +129,18 @@ def test_a_record_too_large_is_not_sent() -> None:
 
 def test_malformed_hellos_are_ignored() -> None:
     assert parse_hello(hello("p")) == frozenset({"p"})
-    for bad in (None, [], "hello", {"v": 2, "type": "hello", "cells": []}, {"v": 1, "type": "edit", "cells": []},
-                {"v": 1, "type": "hello"}, hello(1), hello(""), hello("x" * (LIMITS.id + 1)),
-                hello(*[f"c{i}" for i in range(LIMITS.cells + 1)])):
+    for bad in (
+        None,
+        [],
+        "hello",
+        {"v": 2, "type": "hello", "cells": []},
+        {"v": 1, "type": "edit", "cells": []},
+        {"v": 1, "type": "hello"},
+        hello(1),
+        hello(""),
+        hello("x" * (LIMITS.id + 1)),
+        hello(*[f"c{i}" for i in range(LIMITS.cells + 1)]),
+    ):
         assert isinstance(parse_hello(bad), str), bad
     pages = TurnPages()
     pages.started(MODEL, "turn", cell_id="p")

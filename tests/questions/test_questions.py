@@ -59,8 +59,13 @@ def test_one_single_select_question_is_the_message_and_options_are_opaque_tokens
 
 
 def test_multi_select_with_custom_adds_a_companion_with_both_markers() -> None:
-    q = Question("langs", "Which languages?", [Option(Lang.PY, "Python"), Option(Lang.RS, "Rust")],
-                 multi_select=True, allow_custom=True)
+    q = Question(
+        "langs",
+        "Which languages?",
+        [Option(Lang.PY, "Python"), Option(Lang.RS, "Rust")],
+        multi_select=True,
+        allow_custom=True,
+    )
     message, schema = wire([q])
     assert message == "Which languages?"
     assert list(schema["properties"]) == ["langs", "langs_custom"]
@@ -125,8 +130,10 @@ def test_labels_stay_clean_and_tokens_reveal_nothing_about_values() -> None:
         (lambda: Question(" q", "Q?", [Option(1, "x")]), "id"),
         (lambda: Question("q", "Q?", []), "at least one option"),
         (lambda: Question("q", "Q?", [Option(1, "x"), Option(2, "x ")]), "distinct"),
-        (lambda: Question("q", "Q?", [Option(1, "x", recommended=True), Option(2, "y", recommended=True)]),
-         "at most one"),
+        (
+            lambda: Question("q", "Q?", [Option(1, "x", recommended=True), Option(2, "y", recommended=True)]),
+            "at most one",
+        ),
         (lambda: Question("q", "Q?", [Option(1, "x")], header=""), "header"),
     ],
 )
@@ -145,8 +152,11 @@ def test_multi_select_may_recommend_several() -> None:
     [
         ([], None, "at least one"),
         ([Question("a", "A?", [Option(1, "x")]), Question("a", "B?", [Option(1, "x")])], None, "'a'"),
-        ([Question("a", "A?", [Option(1, "x")], allow_custom=True), Question("a_custom", "B?", [Option(1, "x")])],
-         None, "'a_custom'"),
+        (
+            [Question("a", "A?", [Option(1, "x")], allow_custom=True), Question("a_custom", "B?", [Option(1, "x")])],
+            None,
+            "'a_custom'",
+        ),
         ([Question("a", "A?", [Option(1, "x")])], "  ", "message"),
     ],
 )

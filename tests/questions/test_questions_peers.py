@@ -41,19 +41,32 @@ class Lang(enum.Enum):
 
 
 QUESTIONS: list[Question[Any]] = [
-    Question("langs", "Which languages?", [Option(Lang.PY, "Python"), Option(Lang.RS, "Rust", recommended=True)],
-             multi_select=True, allow_custom=True, required=True),
-    Question("target", "Deploy where?", [Option(("prod", 1), "Production"), Option(("dev", 2), "Dev")],
-             allow_custom=True, header="Target"),
+    Question(
+        "langs",
+        "Which languages?",
+        [Option(Lang.PY, "Python"), Option(Lang.RS, "Rust", recommended=True)],
+        multi_select=True,
+        allow_custom=True,
+        required=True,
+    ),
+    Question(
+        "target",
+        "Deploy where?",
+        [Option(("prod", 1), "Production"), Option(("dev", 2), "Dev")],
+        allow_custom=True,
+        header="Target",
+    ),
 ]
 PICK_TWO_AND_CUSTOM = {
     "action": "accept",
     "content": {"langs": ["langs_0", "langs_1"], "langs_custom": " Zig ", "target_custom": "staging"},
 }
-EXPECTED = QuestionsAccepted(answers={
-    "langs": Answer(values=[Lang.PY, Lang.RS], custom="Zig"),
-    "target": Answer(values=[], custom="staging"),
-})
+EXPECTED = QuestionsAccepted(
+    answers={
+        "langs": Answer(values=[Lang.PY, Lang.RS], custom="Zig"),
+        "target": Answer(values=[], custom="staging"),
+    }
+)
 
 
 async def prompt_once(conn: ClientSideConnection) -> str:
@@ -68,7 +81,9 @@ async def over_acpremote(agent: Any, client: ReplyingClient) -> AsyncIterator[Cl
         from acpremote import TransportOptions, connect_remote_agent
 
         remote = await connect_remote_agent(
-            cast(Any, client), server.url, bearer_token=server.token,
+            cast(Any, client),
+            server.url,
+            bearer_token=server.token,
             options=TransportOptions(use_unstable_protocol=True),
         )
         try:
@@ -90,7 +105,7 @@ async def test_pydantic_acp_tool_gets_typed_answers(transport: str) -> None:
     assert "accepted langs=[<Lang.PY: 'py'>, <Lang.RS: 'rs'>] custom='Zig'; target=[] custom='staging'" in "".join(
         client.texts()
     )
-    (message, mode), = client.requests
+    ((message, mode),) = client.requests
     assert message == "Please answer 2 questions"
     schema = mode.requested_schema
     assert list(schema.properties or {}) == ["langs", "langs_custom", "target", "target_custom"]
@@ -122,19 +137,27 @@ async def test_pydantic_acp_checks_capabilities_first() -> None:
 
 
 async def test_schema_agent_sends_claude_encoding_and_reports_the_reply() -> None:
-    message, schema = claude_question_schema([
-        {"question": "Which?", "header": "Pick", "multiSelect": True,
-         "options": [{"label": "Alpha", "description": "first", "preview": "a.txt"}, {"label": "Beta"}]},
-    ])
+    message, schema = claude_question_schema(
+        [
+            {
+                "question": "Which?",
+                "header": "Pick",
+                "multiSelect": True,
+                "options": [{"label": "Alpha", "description": "first", "preview": "a.txt"}, {"label": "Beta"}],
+            },
+        ]
+    )
     reply = {"action": "accept", "content": {"question_0": ["Alpha"], "question_0_custom": "gamma"}}
     client = ReplyingClient([reply])
     async with in_memory_pair(SchemaAgent(message, schema), client) as conn:
         await prompt_once(conn)
-    (sent_message, mode), = client.requests
+    ((sent_message, mode),) = client.requests
     assert sent_message == "Which?"
     sent = mode.requested_schema.model_dump(mode="json", by_alias=True, exclude_none=True)["properties"]
     assert sent["question_0"]["items"]["anyOf"][0] == {
-        "const": "Alpha", "title": "Alpha", "description": "first",
+        "const": "Alpha",
+        "title": "Alpha",
+        "description": "first",
         "_meta": {"_claude/askUserQuestionOption": {"preview": "a.txt"}},
     }
     assert sent["question_0_custom"]["_meta"]["jetbrains"]["air"]["customAnswer"]["questionId"] == "question_0"

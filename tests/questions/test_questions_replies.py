@@ -43,8 +43,13 @@ DEV = Target("dev", object())
 
 
 def langs(**kw: Any) -> Question[Lang]:
-    return Question("langs", "Which languages?", [Option(Lang.PY, "Python"), Option(Lang.RS, "Rust"),
-                    Option(Lang.GO, "Go")], multi_select=True, **kw)
+    return Question(
+        "langs",
+        "Which languages?",
+        [Option(Lang.PY, "Python"), Option(Lang.RS, "Rust"), Option(Lang.GO, "Go")],
+        multi_select=True,
+        **kw,
+    )
 
 
 def target(**kw: Any) -> Question[Target]:
@@ -74,10 +79,11 @@ def accept(content: Any) -> dict[str, Any]:
 
 
 async def test_pick_two_and_type_custom_gives_typed_values_and_trimmed_text() -> None:
-    outcome, client = await ask([langs(allow_custom=True)], [accept({"langs": ["langs_2", "langs_0"],
-                                                                      "langs_custom": "  Zig \n"})])
+    outcome, client = await ask(
+        [langs(allow_custom=True)], [accept({"langs": ["langs_2", "langs_0"], "langs_custom": "  Zig \n"})]
+    )
     assert outcome == QuestionsAccepted(answers={"langs": Answer(values=[Lang.GO, Lang.PY], custom="Zig")})
-    (message, mode), = client.requests
+    ((message, mode),) = client.requests
     assert message == "Which languages?"
     assert mode.session_id and set(mode.requested_schema.properties or {}) == {"langs", "langs_custom"}
     assert client.texts() == ["accepted langs=[<Lang.GO: 'go'>, <Lang.PY: 'py'>] custom='Zig'"]
@@ -151,8 +157,9 @@ async def test_fallback_runs_only_without_form_support() -> None:
 async def test_async_fallback_answer_is_canonicalized_to_the_offered_objects() -> None:
     async def fallback() -> QuestionsAccepted[Any]:
         # An equal copy, not the offered object: the offered one comes back.
-        return QuestionsAccepted(answers={"target": Answer(values=[Target("prod", PROD.handle)]),
-                                          "langs": Answer(custom="  Zig ")})
+        return QuestionsAccepted(
+            answers={"target": Answer(values=[Target("prod", PROD.handle)]), "langs": Answer(custom="  Zig ")}
+        )
 
     outcome, _ = await ask([target(), langs(allow_custom=True)], [], capabilities=NO_ELICITATION, fallback=fallback)
     assert isinstance(outcome, QuestionsAccepted)
@@ -174,8 +181,9 @@ async def test_async_fallback_answer_is_canonicalized_to_the_offered_objects() -
 )
 async def test_impossible_fallback_answers_are_rejected(answers: dict[str, Answer[Any]], question_id: str) -> None:
     questions: list[Question[Any]] = [target(allow_custom=True), langs(allow_custom=True, required=True)]
-    outcome, _ = await ask(questions, [], capabilities=NO_ELICITATION,
-                           fallback=lambda: QuestionsAccepted(answers=answers))
+    outcome, _ = await ask(
+        questions, [], capabilities=NO_ELICITATION, fallback=lambda: QuestionsAccepted(answers=answers)
+    )
     assert isinstance(outcome, InvalidQuestionFallbackError)
     assert outcome.question_id == question_id
 
@@ -186,8 +194,12 @@ async def test_fallback_must_return_a_result_variant() -> None:
 
 
 async def test_fallback_custom_for_a_question_without_custom_is_impossible() -> None:
-    outcome, _ = await ask([target()], [], capabilities=NO_ELICITATION,
-                           fallback=lambda: QuestionsAccepted(answers={"target": Answer(custom="x")}))
+    outcome, _ = await ask(
+        [target()],
+        [],
+        capabilities=NO_ELICITATION,
+        fallback=lambda: QuestionsAccepted(answers={"target": Answer(custom="x")}),
+    )
     assert isinstance(outcome, InvalidQuestionFallbackError) and outcome.question_id == "target"
 
 
@@ -202,8 +214,12 @@ INVALID: list[tuple[str, Question[Any], Any, str | None]] = [
     ("duplicate", langs(), accept({"langs": ["langs_0", "langs_0"]}), "langs"),
     ("two values for single", single(), accept({"target": ["target_0", "target_1"]}), "target"),
     ("array of one for single", single(), accept({"target": ["target_0"]}), "target"),
-    ("value and custom on single", single(allow_custom=True), accept({"target": "target_0", "target_custom": "x"}),
-     "target"),
+    (
+        "value and custom on single",
+        single(allow_custom=True),
+        accept({"target": "target_0", "target_custom": "x"}),
+        "target",
+    ),
     ("whitespace custom", langs(allow_custom=True), accept({"langs": ["langs_0"], "langs_custom": " \t\n"}), "langs"),
     ("empty custom", single(allow_custom=True), accept({"target_custom": ""}), "target"),
     ("custom not allowed", single(), accept({"target": "target_0", "target_custom": "x"}), "target"),

@@ -37,11 +37,14 @@ def agent_env(home: Path, extra: Mapping[str, str]) -> dict[str, str | None]:
 
 def claude_env(home: Path, base_url: str) -> dict[str, str | None]:
     """``agent_env`` for claude-agent-acp talking to the fake Anthropic API at ``base_url``."""
-    return agent_env(home, {
-        "ANTHROPIC_BASE_URL": base_url,
-        "ANTHROPIC_API_KEY": "sk-ant-fake",
-        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-    })
+    return agent_env(
+        home,
+        {
+            "ANTHROPIC_BASE_URL": base_url,
+            "ANTHROPIC_API_KEY": "sk-ant-fake",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        },
+    )
 
 
 class Recorder:
@@ -60,8 +63,9 @@ class Recorder:
         return [card_kind(card) for card in self.cards]
 
 
-async def stop_while_a_question_is_open(command: list[str], env: Mapping[str, str | None], cwd: Path, *,
-                                        auth_method: str | None = None) -> None:
+async def stop_while_a_question_is_open(
+    command: list[str], env: Mapping[str, str | None], cwd: Path, *, auth_method: str | None = None
+) -> None:
     """Press stop (``session.cancel``) as the question card appears: the turn ends "cancelled", the
     stop is pressed once, and the session takes the next prompt. What the model was then told
     differs per agent; the caller checks it on its fake."""

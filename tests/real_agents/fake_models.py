@@ -224,33 +224,50 @@ class AnthropicFake(FakeModel):
             return 200, "application/json", iter([json.dumps({"input_tokens": 10}).encode()])
         calls = reply.calls if isinstance(reply, Calls) else (reply,) if isinstance(reply, Call) else ()
         if calls:
-            blocks: list[dict[str, Any]] = [{"type": "tool_use", "id": c.id, "name": c.name, "input": c.args}
-                                            for c in calls]
+            blocks: list[dict[str, Any]] = [
+                {"type": "tool_use", "id": c.id, "name": c.name, "input": c.args} for c in calls
+            ]
             stop = "tool_use"
         else:
             assert isinstance(reply, Say)
             blocks, stop = [{"type": "text", "text": reply.text}], "end_turn"
         model = str(body.get("model", "claude-fake"))
         usage = {"input_tokens": 10, "output_tokens": 5, "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}
-        message = {"id": "msg_fake", "type": "message", "role": "assistant", "model": model,
-                   "stop_sequence": None, "usage": usage}
+        message = {
+            "id": "msg_fake",
+            "type": "message",
+            "role": "assistant",
+            "model": model,
+            "stop_sequence": None,
+            "usage": usage,
+        }
         if not body.get("stream"):
             full = {**message, "content": blocks, "stop_reason": stop}
             return 200, "application/json", iter([json.dumps(full).encode()])
         events: list[tuple[str | None, dict[str, Any]]] = [
-            ("message_start", {"type": "message_start", "message": {**message, "content": [], "stop_reason": None}})]
+            ("message_start", {"type": "message_start", "message": {**message, "content": [], "stop_reason": None}})
+        ]
         for index, block in enumerate(blocks):
             start = {**block, "input": {}} if block["type"] == "tool_use" else {"type": "text", "text": ""}
-            delta = ({"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
-                     if block["type"] == "tool_use" else {"type": "text_delta", "text": block["text"]})
+            delta = (
+                {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+                if block["type"] == "tool_use"
+                else {"type": "text_delta", "text": block["text"]}
+            )
             events += [
                 ("content_block_start", {"type": "content_block_start", "index": index, "content_block": start}),
                 ("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}),
                 ("content_block_stop", {"type": "content_block_stop", "index": index}),
             ]
         events += [
-            ("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
-                               "usage": {"output_tokens": 5}}),
+            (
+                "message_delta",
+                {
+                    "type": "message_delta",
+                    "delta": {"stop_reason": stop, "stop_sequence": None},
+                    "usage": {"output_tokens": 5},
+                },
+            ),
             ("message_stop", {"type": "message_stop"}),
         ]
         return 200, "text/event-stream", sse(events)
@@ -291,18 +308,46 @@ class ResponsesFake(FakeModel):
         if path.endswith("/models"):
             return 200, "application/json", iter([json.dumps({"object": "list", "data": [], "models": []}).encode()])
         if isinstance(reply, Call):
-            item: dict[str, Any] = {"type": "function_call", "id": f"fc_{reply.id}", "call_id": reply.id,
-                                    "name": reply.name, "arguments": json.dumps(reply.args), "status": "completed"}
+            item: dict[str, Any] = {
+                "type": "function_call",
+                "id": f"fc_{reply.id}",
+                "call_id": reply.id,
+                "name": reply.name,
+                "arguments": json.dumps(reply.args),
+                "status": "completed",
+            }
         else:
-            item = {"type": "message", "id": "msg_fake", "role": "assistant", "status": "completed",
-                    "content": [{"type": "output_text", "text": reply.text, "annotations": []}]}
-        usage = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 5,
-                 "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 15}
-        return 200, "text/event-stream", sse([
-            ("response.created", {"type": "response.created", "response": {"id": "resp_fake"}}),
-            ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
-            ("response.completed", {"type": "response.completed", "response": {"id": "resp_fake", "usage": usage}}),
-        ])
+            item = {
+                "type": "message",
+                "id": "msg_fake",
+                "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": reply.text, "annotations": []}],
+            }
+        usage = {
+            "input_tokens": 10,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens": 5,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": 15,
+        }
+        return (
+            200,
+            "text/event-stream",
+            sse(
+                [
+                    ("response.created", {"type": "response.created", "response": {"id": "resp_fake"}}),
+                    (
+                        "response.output_item.done",
+                        {"type": "response.output_item.done", "output_index": 0, "item": item},
+                    ),
+                    (
+                        "response.completed",
+                        {"type": "response.completed", "response": {"id": "resp_fake", "usage": usage}},
+                    ),
+                ]
+            ),
+        )
 
 
 # --- Gemini ----------------------------------------------------------------------------------
@@ -324,8 +369,12 @@ class GeminiFake(FakeModel):
                 if isinstance(response, dict):
                     payload = response.get("response")
                     text = payload.get("output", payload.get("error")) if isinstance(payload, dict) else payload
-                    found.append(ToolResult(str(response.get("id") or response.get("name")),
-                                            text if isinstance(text, str) else json.dumps(payload)))
+                    found.append(
+                        ToolResult(
+                            str(response.get("id") or response.get("name")),
+                            text if isinstance(text, str) else json.dumps(payload),
+                        )
+                    )
         return found
 
     def serve(self, path: str, body: dict[str, Any], reply: Reply) -> tuple[int, str, Iterator[bytes]]:
@@ -339,9 +388,11 @@ class GeminiFake(FakeModel):
             part = {"text": json.dumps(schema_instance(schema))}  # gemini's router and checkers want JSON
         else:
             part = {"text": reply.text}
-        chunk = {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}],
-                 "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
-                 "modelVersion": "gemini-fake"}
+        chunk = {
+            "candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}],
+            "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+            "modelVersion": "gemini-fake",
+        }
         if path.endswith(":streamGenerateContent"):
             return 200, "text/event-stream", sse([(None, chunk)])
         return 200, "application/json", iter([json.dumps(chunk).encode()])

@@ -19,24 +19,52 @@ from nbacp.answers import Script
 
 pytestmark = pytest.mark.real_agents
 
-FORMATS = Call("AskUserQuestion", {"questions": [{
-    "question": "Which formats should the export write?", "header": "Formats", "multiSelect": True,
-    "options": [{"label": "CSV", "description": "Plain text"}, {"label": "Parquet", "description": "Columnar"}],
-}]}, id="toolu_formats")
-DATABASE = Call("AskUserQuestion", {"questions": [{
-    "question": "Which database?", "header": "Database", "multiSelect": False,
-    "options": [{"label": "SQLite", "description": "A file"}, {"label": "Postgres", "description": "A server"}],
-}]}, id="toolu_database")
+FORMATS = Call(
+    "AskUserQuestion",
+    {
+        "questions": [
+            {
+                "question": "Which formats should the export write?",
+                "header": "Formats",
+                "multiSelect": True,
+                "options": [
+                    {"label": "CSV", "description": "Plain text"},
+                    {"label": "Parquet", "description": "Columnar"},
+                ],
+            }
+        ]
+    },
+    id="toolu_formats",
+)
+DATABASE = Call(
+    "AskUserQuestion",
+    {
+        "questions": [
+            {
+                "question": "Which database?",
+                "header": "Database",
+                "multiSelect": False,
+                "options": [
+                    {"label": "SQLite", "description": "A file"},
+                    {"label": "Postgres", "description": "A server"},
+                ],
+            }
+        ]
+    },
+    id="toolu_database",
+)
 TOUCH = Call("Bash", {"command": "touch made-by-claude.txt", "description": "Create a marker file"}, id="toolu_touch")
 
 
-READ_CAREFULLY = (". Read the answers carefully — they may request clarification, changes, or that you not proceed"
-                  " — and follow what they actually say.")
+READ_CAREFULLY = (
+    ". Read the answers carefully — they may request clarification, changes, or that you not proceed"
+    " — and follow what they actually say."
+)
 
 
-async def run_claude(agents_bin: Path, home: Path, call: Call, answers: Any, *, mode: str | None = None) -> tuple[
-    AnthropicFake, Any, Recorder
-]:
+async def run_claude(
+    agents_bin: Path, home: Path, call: Call, answers: Any, *, mode: str | None = None
+) -> tuple[AnthropicFake, Any, Recorder]:
     recorder = Recorder(answers)
     with AnthropicFake(call_then_echo(call)) as fake:
         command = [str(agents_bin / "claude-agent-acp")]
@@ -94,7 +122,9 @@ async def test_permission_allowed_after_mode_change(agents_bin: Path, tmp_path: 
     fake, _result, recorder = await run_claude(agents_bin, tmp_path, TOUCH, script, mode="default")
     assert recorder.kinds == ["permission"]
     assert [(o.option_id, o.kind) for o in recorder.cards[0].options] == [
-        ("allow-once", "allow_once"), ("reject", "reject_once")]
+        ("allow-once", "allow_once"),
+        ("reject", "reject_once"),
+    ]
     assert fake.result_for(TOUCH.id) == "(Bash completed with no output)"
     assert (tmp_path / "made-by-claude.txt").exists()
 

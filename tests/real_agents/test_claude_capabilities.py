@@ -83,8 +83,16 @@ async def test_system_prompt_false_leaves_claudes_own(agents_bin: Path, tmp_path
 
 
 def _agent(tag: str) -> Call:
-    return Call("Agent", {"description": f"Read {tag}", "prompt": f"CHILD-{tag.upper()}: read {tag}.txt",
-                          "subagent_type": "general-purpose", "run_in_background": False}, id=f"toolu_agent_{tag}")
+    return Call(
+        "Agent",
+        {
+            "description": f"Read {tag}",
+            "prompt": f"CHILD-{tag.upper()}: read {tag}.txt",
+            "subagent_type": "general-purpose",
+            "run_in_background": False,
+        },
+        id=f"toolu_agent_{tag}",
+    )
 
 
 def _subagents(home: Path) -> Any:
@@ -130,8 +138,11 @@ async def test_two_parallel_subagents_reach_nbacp_told_apart(agents_bin: Path, t
     (tmp_path / "one.txt").write_text("first file\n")
     (tmp_path / "two.txt").write_text("second file\n")
     with AnthropicFake(_subagents(tmp_path)) as fake:
-        async with nbacp.connect([str(agents_bin / "claude-agent-acp")], env=claude_env(tmp_path, fake.url),
-                                 answers=lambda card: card.choose("allow-once")) as conn:
+        async with nbacp.connect(
+            [str(agents_bin / "claude-agent-acp")],
+            env=claude_env(tmp_path, fake.url),
+            answers=lambda card: card.choose("allow-once"),
+        ) as conn:
             session = await conn.new_session(tmp_path)
             await session.set_mode("default")  # auto mode asks a classifier (the fake cannot answer it)
             result = await asyncio.wait_for(session.prompt("Read both files with two agents."), HANG)

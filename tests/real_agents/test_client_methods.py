@@ -64,8 +64,13 @@ def client_calls(wire: list[str]) -> list[str]:
 
 def display_terminal(session: Any, call_id: str) -> tuple[str, list[str]]:
     """What the turn showed of a tool call's display terminal, and the ``_meta`` keys that fed it, in order."""
-    keys = [key for update in session.updates if getattr(update, "tool_call_id", None) == call_id
-            for key in (update.field_meta or {}) if key.startswith("terminal_")]
+    keys = [
+        key
+        for update in session.updates
+        if getattr(update, "tool_call_id", None) == call_id
+        for key in (update.field_meta or {})
+        if key.startswith("terminal_")
+    ]
     return session.turn.transcript.terminal_shown(call_id), keys
 
 
@@ -79,8 +84,9 @@ async def test_claude_never_calls_fs_or_terminal_and_streams_bash_as_a_display_t
     calls = [
         Call("Read", {"file_path": str(tmp_path / "data.txt")}, id="toolu_read"),
         Call("Write", {"file_path": str(tmp_path / "new.txt"), "content": "hello\n"}, id="toolu_write"),
-        Call("Bash", {"command": "echo out-line; echo err-line >&2", "description": "Print two lines"},
-             id="toolu_bash"),
+        Call(
+            "Bash", {"command": "echo out-line; echo err-line >&2", "description": "Print two lines"}, id="toolu_bash"
+        ),
     ]
     with AnthropicFake(in_order(calls)) as fake:
         env = claude_env(tmp_path, fake.url)
@@ -139,8 +145,9 @@ async def test_codex_never_calls_fs_or_terminal_and_streams_commands_live(
 ) -> None:
     call = Call("exec_command", {"cmd": "for i in 1 2 3; do echo tick $i; sleep 1; done"}, id="call_ticks")
     with ResponsesFake(in_order([call])) as fake:
-        async with nbacp.connect([str(agents_bin / "codex-acp")], env=codex_env(tmp_path, fake),
-                                 answers=Script([])) as conn:
+        async with nbacp.connect(
+            [str(agents_bin / "codex-acp")], env=codex_env(tmp_path, fake), answers=Script([])
+        ) as conn:
             await conn.authenticate("api-key")
             session = await conn.new_session(tmp_path)
             await session.set_mode("read-only")
@@ -157,8 +164,13 @@ async def test_codex_never_calls_fs_or_terminal_and_streams_commands_live(
 # --- gemini-cli ----------------------------------------------------------------------------
 async def run_gemini(agents_bin: Path, home: Path, calls: Sequence[Call], *, fs: Any) -> tuple[GeminiFake, Any]:
     with GeminiFake(in_order(calls)) as fake:
-        async with nbacp.connect([str(agents_bin / "gemini"), "--acp"], cwd=str(home), env=gemini_env(home, fake),
-                                 answers=Recorder(Script([])), fs=fs) as conn:
+        async with nbacp.connect(
+            [str(agents_bin / "gemini"), "--acp"],
+            cwd=str(home),
+            env=gemini_env(home, fake),
+            answers=Recorder(Script([])),
+            fs=fs,
+        ) as conn:
             session = await conn.new_session(home)
             await session.set_mode("yolo")
             result = await asyncio.wait_for(session.prompt("Go ahead."), HANG)
@@ -171,8 +183,16 @@ async def test_gemini_writes_through_nbacp_and_runs_its_own_shell(
     (tmp_path / "data.txt").write_text("alpha\nbeta\n")
     calls = [
         Call("write_file", {"file_path": "made-by-gemini.txt", "content": "hello\n"}, id="call_new"),
-        Call("replace", {"file_path": "data.txt", "old_string": "beta", "new_string": "gamma",
-                          "instruction": "Change beta to gamma"}, id="call_edit"),
+        Call(
+            "replace",
+            {
+                "file_path": "data.txt",
+                "old_string": "beta",
+                "new_string": "gamma",
+                "instruction": "Change beta to gamma",
+            },
+            id="call_edit",
+        ),
         Call("run_shell_command", {"command": "echo from-shell"}, id="call_shell"),
     ]
     fake, result = await run_gemini(agents_bin, tmp_path, calls, fs="write")

@@ -25,14 +25,32 @@ from nbacp.errors import AgentError
 
 pytestmark = pytest.mark.real_agents
 
-FORMAT = Call("request_user_input", {"questions": [{
-    "id": "fmt", "header": "Format", "question": "Which format should the export write?",
-    "options": [{"label": "Parquet (Recommended)", "description": "Columnar"}, {"label": "CSV", "description": "Text"}],
-}]}, id="call_fmt")
-TOUCH = Call("exec_command", {
-    "cmd": "touch made-by-codex.txt", "sandbox_permissions": "require_escalated",
-    "justification": "Create a marker file?",
-}, id="call_touch")
+FORMAT = Call(
+    "request_user_input",
+    {
+        "questions": [
+            {
+                "id": "fmt",
+                "header": "Format",
+                "question": "Which format should the export write?",
+                "options": [
+                    {"label": "Parquet (Recommended)", "description": "Columnar"},
+                    {"label": "CSV", "description": "Text"},
+                ],
+            }
+        ]
+    },
+    id="call_fmt",
+)
+TOUCH = Call(
+    "exec_command",
+    {
+        "cmd": "touch made-by-codex.txt",
+        "sandbox_permissions": "require_escalated",
+        "justification": "Create a marker file?",
+    },
+    id="call_touch",
+)
 
 
 # A provider of our own only to say supports_websockets = false: codex's built-in "openai" provider
@@ -65,9 +83,7 @@ def codex_env(home: Path, fake: ResponsesFake) -> dict[str, str | None]:
 
 async def run_codex(
     agents_bin: Path, home: Path, call: Call, answers: Any, *, mode: str | None = None, then: str | None = None
-) -> tuple[
-    ResponsesFake, Any, Recorder
-]:
+) -> tuple[ResponsesFake, Any, Recorder]:
     recorder = Recorder(answers)
     with ResponsesFake(call_then_echo(call)) as fake:
         async with nbacp.connect([str(agents_bin / "codex-acp")], env=codex_env(home, fake), answers=recorder) as conn:
@@ -146,23 +162,29 @@ async def test_agent_mode_sends_no_permission_card(agents_bin: Path, tmp_path: P
     assert recorder.kinds == []  # "agent" mode: codex's own policy decides, the person is never asked
     assert fake.result_for(TOUCH.id) == (
         "approval policy is Never; reject command — you cannot ask for escalated permissions if the approval policy"
-        " is Never")
+        " is Never"
+    )
     assert not (tmp_path / "made-by-codex.txt").exists()
 
 
 async def test_permission_allowed_after_mode_change(agents_bin: Path, tmp_path: Path) -> None:
-    fake, _result, recorder = await run_codex(agents_bin, tmp_path, TOUCH, Script([{"choose": "allow_once"}]),
-                                              mode="read-only")
+    fake, _result, recorder = await run_codex(
+        agents_bin, tmp_path, TOUCH, Script([{"choose": "allow_once"}]), mode="read-only"
+    )
     assert recorder.kinds == ["permission"]
     assert [(o.option_id, o.kind) for o in recorder.cards[0].options] == [
-        ("allow_once", "allow_once"), ("accept_execpolicy_amendment", "allow_always"), ("cancel", "reject_once")]
+        ("allow_once", "allow_once"),
+        ("accept_execpolicy_amendment", "allow_always"),
+        ("cancel", "reject_once"),
+    ]
     assert (tmp_path / "made-by-codex.txt").exists()
     assert steady(fake.result_for(TOUCH.id)) == "Process exited with code 0\nOriginal token count: 0\nOutput:\n"
 
 
 async def test_permission_rejected_after_mode_change(agents_bin: Path, tmp_path: Path) -> None:
-    fake, _result, recorder = await run_codex(agents_bin, tmp_path, TOUCH, Script([{"choose": "reject_once"}]),
-                                              mode="read-only", then="Why not?")
+    fake, _result, recorder = await run_codex(
+        agents_bin, tmp_path, TOUCH, Script([{"choose": "reject_once"}]), mode="read-only", then="Why not?"
+    )
     assert recorder.kinds == ["permission"]
     assert not (tmp_path / "made-by-codex.txt").exists()
     assert steady(fake.result_for(TOUCH.id)) == "aborted by user"  # sent with the next prompt: the turn ended
@@ -189,8 +211,9 @@ async def test_session_loads_on_a_new_connection(agents_bin: Path, tmp_path: Pat
 async def test_stop_while_a_question_is_open(agents_bin: Path, tmp_path: Path) -> None:
     """The stop button (session.cancel) while the question card is open: the turn ends cancelled."""
     with ResponsesFake(call_then_echo(FORMAT)) as fake:
-        await stop_while_a_question_is_open([str(agents_bin / "codex-acp")], codex_env(tmp_path, fake), tmp_path,
-                                            auth_method="api-key")
+        await stop_while_a_question_is_open(
+            [str(agents_bin / "codex-acp")], codex_env(tmp_path, fake), tmp_path, auth_method="api-key"
+        )
     # Two messages, depending on which of nbacp's two steps codex handles first: the card's cancel
     # reply ('{"answers":{}}', as for a decline) or session/cancel (the turn's abort, timed by codex).
     seen = fake.result_for(FORMAT.id)

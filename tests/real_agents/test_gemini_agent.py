@@ -39,9 +39,9 @@ def command(agents_bin: Path) -> list[str]:
     return [str(agents_bin / "gemini"), "--acp"]
 
 
-async def run_gemini(agents_bin: Path, home: Path, call: Call, answers: Any, *, mode: str | None = None) -> tuple[
-    GeminiFake, Any, Recorder
-]:
+async def run_gemini(
+    agents_bin: Path, home: Path, call: Call, answers: Any, *, mode: str | None = None
+) -> tuple[GeminiFake, Any, Recorder]:
     recorder = Recorder(answers)
     with GeminiFake(call_then_echo(call)) as fake:
         env = gemini_env(home, fake)
@@ -60,7 +60,10 @@ async def test_permission_allowed(agents_bin: Path, tmp_path: Path) -> None:
     fake, result, recorder = await run_gemini(agents_bin, tmp_path, WRITE, Script([{"choose": "allow_once"}]))
     assert recorder.kinds == ["permission"]
     assert [(o.option_id, o.kind) for o in recorder.cards[0].options] == [
-        ("proceed_always", "allow_always"), ("proceed_once", "allow_once"), ("cancel", "reject_once")]
+        ("proceed_always", "allow_always"),
+        ("proceed_once", "allow_once"),
+        ("cancel", "reject_once"),
+    ]
     seen = fake.result_for(WRITE.id)
     written = tmp_path / "made-by-gemini.txt"
     assert seen == f"Successfully created and wrote to new file: {written}. Here is the updated code:\nhello"

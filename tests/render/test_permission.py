@@ -28,43 +28,69 @@ from nbacp.render.permission import (
 )
 
 CLAUDE_BASH = {
-    "toolCallId": "toolu_bash", "name": "Bash", "status": "pending", "kind": "execute",
+    "toolCallId": "toolu_bash",
+    "name": "Bash",
+    "status": "pending",
+    "kind": "execute",
     "rawInput": {"command": "echo out-line; echo err-line >&2; exit 3", "description": "Print two lines"},
     "title": "echo out-line; echo err-line >&2; exit 3",
     "content": [{"type": "content", "content": {"type": "text", "text": "Print two lines"}}],
 }
 CLAUDE_EDIT = {
-    "toolCallId": "toolu_edit", "name": "Edit", "status": "pending", "kind": "edit", "title": "Edit new.txt",
+    "toolCallId": "toolu_edit",
+    "name": "Edit",
+    "status": "pending",
+    "kind": "edit",
+    "title": "Edit new.txt",
     "rawInput": {"file_path": "/proj/new.txt", "old_string": "beta", "new_string": "gamma", "replace_all": False},
     "content": [{"type": "diff", "path": "/proj/new.txt", "oldText": "beta", "newText": "gamma"}],
     "locations": [{"path": "/proj/new.txt"}],
 }
 CLAUDE_WRITE = {
-    "toolCallId": "toolu_write", "kind": "edit", "title": "Write new.txt", "status": "pending",
+    "toolCallId": "toolu_write",
+    "kind": "edit",
+    "title": "Write new.txt",
+    "status": "pending",
     "rawInput": {"file_path": "/proj/new.txt", "content": "alpha\nbeta\n"},
     "content": [{"type": "diff", "path": "/proj/new.txt", "oldText": None, "newText": "alpha\nbeta\n"}],
     "locations": [{"path": "/proj/new.txt"}],
 }
 CODEX_EXEC = {
-    "toolCallId": "call_esc", "title": "echo hi > b.txt", "kind": "execute", "status": "pending",
+    "toolCallId": "call_esc",
+    "title": "echo hi > b.txt",
+    "kind": "execute",
+    "status": "pending",
     "rawInput": {"command": "echo hi > b.txt", "cwd": "/proj"},
 }
 CODEX_PATCH = {
-    "toolCallId": "call_patch", "title": "Edit files", "kind": "edit", "status": "pending",
+    "toolCallId": "call_patch",
+    "title": "Edit files",
+    "kind": "edit",
+    "status": "pending",
     "locations": [{"path": "/proj/added.txt"}],
 }
 GEMINI_SHELL = {
-    "toolCallId": "run_shell_command__call_shell", "status": "pending", "kind": "execute", "locations": [],
+    "toolCallId": "run_shell_command__call_shell",
+    "status": "pending",
+    "kind": "execute",
+    "locations": [],
     "title": "echo out-line; echo err-line >&2; exit 3",
     "content": [{"type": "content", "content": {"type": "text", "text": "[current working directory /proj] (Print)"}}],
 }
 GEMINI_REPLACE = {
-    "toolCallId": "replace__call_replace", "status": "pending", "kind": "edit", "title": "data.txt: line2 => LINE TWO",
-    "content": [{
-        "type": "diff", "path": "/proj/data.txt", "_meta": {"kind": "modify"},
-        "oldText": "line1\nline2\nline3\nline4\nline5\nline6\n",
-        "newText": "line1\nLINE TWO\nline3\nline4\nline5\nline6\n",
-    }],
+    "toolCallId": "replace__call_replace",
+    "status": "pending",
+    "kind": "edit",
+    "title": "data.txt: line2 => LINE TWO",
+    "content": [
+        {
+            "type": "diff",
+            "path": "/proj/data.txt",
+            "_meta": {"kind": "modify"},
+            "oldText": "line1\nline2\nline3\nline4\nline5\nline6\n",
+            "newText": "line1\nLINE TWO\nline3\nline4\nline5\nline6\n",
+        }
+    ],
     "locations": [{"path": "/proj/data.txt"}],
 }
 CLAUDE_OPTIONS = [
@@ -78,10 +104,18 @@ CLAUDE_OPTIONS = [
 @pytest.mark.parametrize(
     ("kind", "paths", "words"),
     [
-        ("execute", 0, "run a command"), ("edit", 1, "edit a file"), ("edit", 2, "edit files"),
-        ("read", 1, "read a file"), ("fetch", 0, "fetch a web page"), ("search", 0, "search"),
-        ("delete", 1, "delete a file"), ("move", 1, "move a file"), ("think", 0, "think it over (no side effects)"),
-        ("switch_mode", 0, "switch its mode"), ("other", 0, "use a tool"), (None, 0, "use a tool"),
+        ("execute", 0, "run a command"),
+        ("edit", 1, "edit a file"),
+        ("edit", 2, "edit files"),
+        ("read", 1, "read a file"),
+        ("fetch", 0, "fetch a web page"),
+        ("search", 0, "search"),
+        ("delete", 1, "delete a file"),
+        ("move", 1, "move a file"),
+        ("think", 0, "think it over (no side effects)"),
+        ("switch_mode", 0, "switch its mode"),
+        ("other", 0, "use a tool"),
+        (None, 0, "use a tool"),
         ("a-kind-from-the-future", 0, "use a tool"),
     ],
 )
@@ -100,8 +134,14 @@ def test_the_tool_kind_in_words(kind: str | None, paths: int, words: str) -> Non
             ("ls -la | wc -l", "/r"),
         ),
         ({"kind": "execute", "rawInput": {"command": ["pytest", "-q", "my tests/"]}}, ("pytest -q 'my tests/'", "")),
-        ({"kind": "execute", "title": "Run Python", "content": [
-            {"type": "content", "content": {"type": "text", "text": "print(1)"}}]}, None),
+        (
+            {
+                "kind": "execute",
+                "title": "Run Python",
+                "content": [{"type": "content", "content": {"type": "text", "text": "print(1)"}}],
+            },
+            None,
+        ),
         (CLAUDE_EDIT, None),
     ],
 )
@@ -134,7 +174,8 @@ def test_an_execute_card_shows_the_command_as_code() -> None:
     assert spec["what"] == "run a command" and spec["agent"] == "Codex"
     assert spec["command"] == {"text": "echo hi > b.txt", "cwd": "/proj"}
     assert spec["args"] == [
-        {"key": "command", "value": "echo hi > b.txt", "full": None}, {"key": "cwd", "value": "/proj", "full": None},
+        {"key": "command", "value": "echo hi > b.txt", "full": None},
+        {"key": "cwd", "value": "/proj", "full": None},
     ]
     assert json.loads(spec["raw_json"]) == CODEX_EXEC["rawInput"]
     assert spec["details"] == [["id", "call_esc"], ["status", "pending"], ["kind", "execute"]]
@@ -148,8 +189,13 @@ def test_a_diff_is_coloured_lines_with_its_size() -> None:
     assert diff["path"] == "/proj/data.txt" and diff["new_file"] is False
     assert (diff["added"], diff["removed"], diff["more"]) == (1, 1, 0)
     assert diff["lines"] == [
-        ["@", "@@ -1,5 +1,5 @@"], [" ", "line1"], ["-", "line2"], ["+", "LINE TWO"],
-        [" ", "line3"], [" ", "line4"], [" ", "line5"],
+        ["@", "@@ -1,5 +1,5 @@"],
+        [" ", "line1"],
+        ["-", "line2"],
+        ["+", "LINE TWO"],
+        [" ", "line3"],
+        [" ", "line4"],
+        [" ", "line5"],
     ]
     assert spec["locations"] == ["/proj/data.txt"] and spec["what"] == "edit a file"
 
@@ -216,7 +262,10 @@ def test_options_keep_the_agents_order_and_say_what_their_kind_means() -> None:
 def test_every_agent_string_is_made_visible_not_obeyed() -> None:
     trick = "notes\u202etxt.exe\u200b"
     call = {
-        "toolCallId": trick, "title": trick, "kind": "edit", "locations": [{"path": trick, "line": 3}],
+        "toolCallId": trick,
+        "title": trick,
+        "kind": "edit",
+        "locations": [{"path": trick, "line": 3}],
         "content": [{"type": "diff", "path": trick, "oldText": None, "newText": trick}],
         "rawInput": {trick: trick},
     }

@@ -11,8 +11,30 @@ from nbacp.client.turn import TurnRecord as Record
 from nbacp.render.turn_record_html import header_html, record_html
 from nbacp.widgets.transcript import Transcript
 
-ALLOWED = {"div", "strong", "em", "p", "ul", "ol", "li", "br", "code", "pre", "a", "blockquote", "h1", "h2", "h3",
-           "hr", "table", "thead", "tbody", "tr", "th", "td"}
+ALLOWED = {
+    "div",
+    "strong",
+    "em",
+    "p",
+    "ul",
+    "ol",
+    "li",
+    "br",
+    "code",
+    "pre",
+    "a",
+    "blockquote",
+    "h1",
+    "h2",
+    "h3",
+    "hr",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+}
 
 
 class Tags(HTMLParser):
@@ -31,8 +53,9 @@ def tags(markup: str) -> list[tuple[str, list[tuple[str, str | None]]]]:
 
 
 def test_agent_markdown_is_formatted_and_labelled() -> None:
-    html = record_html("deploy *now*", "- item\n- **bold** and `code`\n", [("question", "Where?", "Preview")],
-                       "end_turn")
+    html = record_html(
+        "deploy *now*", "- item\n- **bold** and `code`\n", [("question", "Where?", "Preview")], "end_turn"
+    )
     assert "<strong>You</strong>" in html and "<strong>Agent</strong>" in html
     assert "<li><strong>bold</strong> and <code>code</code></li>" in html and "<em>now</em>" in html
     assert "<strong>Question:</strong> Where?<br><strong>Answer:</strong> Preview" in html
@@ -41,8 +64,10 @@ def test_agent_markdown_is_formatted_and_labelled() -> None:
 
 
 def test_hostile_agent_text_stays_text_and_links_are_only_web_or_mail() -> None:
-    evil = ('<img src=x onerror=alert(1)> <script>alert(2)</script> [x](javascript:alert(3)) '
-            '[ok](https://example.com) ![i](https://example.com/i.png)')
+    evil = (
+        "<img src=x onerror=alert(1)> <script>alert(2)</script> [x](javascript:alert(3)) "
+        "[ok](https://example.com) ![i](https://example.com/i.png)"
+    )
     html = record_html(evil, evil, [("permission", evil, evil)], evil)
     found = tags(html)
     assert {tag for tag, _ in found} <= ALLOWED
@@ -73,8 +98,11 @@ def test_session_facts_go_to_the_header_not_the_turn() -> None:
     )
     t.add(commands)
     t.add(schema.CurrentModeUpdate(session_update="current_mode_update", current_mode_id="plan"))
-    t.add(schema.SessionInfoUpdate(session_update="session_info_update", title="<b>Work</b>",
-                                   updated_at="2026-01-01T00:00:00Z"))
+    t.add(
+        schema.SessionInfoUpdate(
+            session_update="session_info_update", title="<b>Work</b>", updated_at="2026-01-01T00:00:00Z"
+        )
+    )
     t.flush()
     assert header.facts == {"Session": "<b>Work</b>", "Mode": "plan", "Commands": "/tools (send /name as a prompt)"}
     assert repr(header) == "[session] Session: <b>Work</b> · Mode: plan · Commands: /tools (send /name as a prompt)"

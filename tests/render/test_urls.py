@@ -53,8 +53,14 @@ def test_the_checks_import_without_widgets() -> None:
 
 @pytest.mark.parametrize(
     "url",
-    ["http://127.0.0.1:8888/lab", "http://127.9.8.7/", "http://[::1]:5000/cb", "http://localhost/", "http://LOCALHOST.:80/",
-     "http://auth.localhost/cb"],
+    [
+        "http://127.0.0.1:8888/lab",
+        "http://127.9.8.7/",
+        "http://[::1]:5000/cb",
+        "http://localhost/",
+        "http://LOCALHOST.:80/",
+        "http://auth.localhost/cb",
+    ],
 )
 def test_plain_http_to_this_machine_is_not_warned_about(url: str) -> None:
     check = check_url(url)
@@ -62,7 +68,14 @@ def test_plain_http_to_this_machine_is_not_warned_about(url: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "url", ["http://128.0.0.1/", "http://10.0.0.1/", "http://localhost.example.com/", "http://[::2]/", "http://127.0.0.1.nip.io/"]
+    "url",
+    [
+        "http://128.0.0.1/",
+        "http://10.0.0.1/",
+        "http://localhost.example.com/",
+        "http://[::2]/",
+        "http://127.0.0.1.nip.io/",
+    ],
 )
 def test_plain_http_elsewhere_still_warns(url: str) -> None:
     assert any("not encrypted" in w for w in check_url(url).warnings)

@@ -66,9 +66,7 @@ def describe(outcome: Outcome) -> str:
         qid = getattr(outcome, "question_id", None)
         return f"error {type(outcome).__name__} question={qid}: {outcome}"
     if isinstance(outcome, QuestionsAccepted):
-        parts = [
-            f"{qid}=[{', '.join(map(repr, a.values))}] custom={a.custom!r}" for qid, a in outcome.answers.items()
-        ]
+        parts = [f"{qid}=[{', '.join(map(repr, a.values))}] custom={a.custom!r}" for qid, a in outcome.answers.items()]
         return "accepted " + "; ".join(parts)
     return outcome.status
 

@@ -12,8 +12,14 @@ from acp import schema
 
 from nbacp.client.wire.sdk_compat import text_block
 
-__all__ = ["start_tool_call", "text_block", "update_agent_message", "update_agent_message_text",
-           "update_agent_thought_text", "update_user_message"]
+__all__ = [
+    "start_tool_call",
+    "text_block",
+    "update_agent_message",
+    "update_agent_message_text",
+    "update_agent_thought_text",
+    "update_user_message",
+]
 
 
 def update_agent_message(content: Any) -> schema.AgentMessageChunk:

@@ -80,8 +80,15 @@ class ClientMethodsAgent(RawAgent):
             try:
                 outcomes.append({"ok": await self._step(session_id, f"call-{number}", step)})
             except Exception as exc:
-                outcomes.append({"error": {"code": getattr(exc, "code", None), "message": str(exc),
-                                           "data": getattr(exc, "data", None)}})
+                outcomes.append(
+                    {
+                        "error": {
+                            "code": getattr(exc, "code", None),
+                            "message": str(exc),
+                            "data": getattr(exc, "data", None),
+                        }
+                    }
+                )
         self.results.extend(outcomes)
         await self._say(session_id, json.dumps(outcomes))
         return PromptResponse(stop_reason="cancelled" if self.cancelled.is_set() else "end_turn")
@@ -89,8 +96,9 @@ class ClientMethodsAgent(RawAgent):
     async def _step(self, session_id: str, call_id: str, step: dict[str, Any]) -> Any:
         conn, op = self.conn, step["op"]
         if op == "read":
-            reply = await conn.read_text_file(session_id=session_id, path=step["path"], line=step.get("line"),
-                                              limit=step.get("limit"))
+            reply = await conn.read_text_file(
+                session_id=session_id, path=step["path"], line=step.get("line"), limit=step.get("limit")
+            )
             return reply.content
         if op == "write":
             await conn.write_text_file(session_id=session_id, path=step["path"], content=step["content"])
@@ -98,16 +106,24 @@ class ClientMethodsAgent(RawAgent):
         if op == "raw":
             return await conn._conn.send_request(step["method"], step["params"])
         env = [EnvVariable(name=k, value=v) for k, v in step.get("env", {}).items()] or None
-        created = await conn.create_terminal(session_id=session_id, command=step["command"], args=step.get("args"),
-                                             env=env, cwd=step.get("cwd"), output_byte_limit=step.get("limit"))
+        created = await conn.create_terminal(
+            session_id=session_id,
+            command=step["command"],
+            args=step.get("args"),
+            env=env,
+            cwd=step.get("cwd"),
+            output_byte_limit=step.get("limit"),
+        )
         terminal_id = created.terminal_id
         self.terminal_ids.append(terminal_id)
         self.created.set()
         if op == "create":
             return terminal_id
         content = [TerminalToolCallContent(type="terminal", terminal_id=terminal_id)]
-        await conn.session_update(session_id=session_id, update=start_tool_call(
-            call_id, step["command"], kind="execute", status="in_progress", content=content))
+        await conn.session_update(
+            session_id=session_id,
+            update=start_tool_call(call_id, step["command"], kind="execute", status="in_progress", content=content),
+        )
         if op == "hold":
             await self.cancelled.wait()
             await conn.kill_terminal(session_id=session_id, terminal_id=terminal_id)
@@ -115,12 +131,19 @@ class ClientMethodsAgent(RawAgent):
         output = await conn.terminal_output(session_id=session_id, terminal_id=terminal_id)
         await conn.release_terminal(session_id=session_id, terminal_id=terminal_id)
         status = "completed" if exit_status.exit_code == 0 else "failed"
-        await conn.session_update(session_id=session_id, update=ToolCallProgress(
-            session_update="tool_call_update", tool_call_id=call_id, status=status))
-        return {"output": output.output, "truncated": output.truncated, "exitCode": exit_status.exit_code,
-                "signal": exit_status.signal,
-                "outputExit": {"exitCode": output.exit_status.exit_code, "signal": output.exit_status.signal}
-                if output.exit_status else None}
+        await conn.session_update(
+            session_id=session_id,
+            update=ToolCallProgress(session_update="tool_call_update", tool_call_id=call_id, status=status),
+        )
+        return {
+            "output": output.output,
+            "truncated": output.truncated,
+            "exitCode": exit_status.exit_code,
+            "signal": exit_status.signal,
+            "outputExit": {"exitCode": output.exit_status.exit_code, "signal": output.exit_status.signal}
+            if output.exit_status
+            else None,
+        }
 
 
 def main() -> None:

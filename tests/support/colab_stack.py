@@ -48,5 +48,7 @@ def server_env() -> dict[str, str]:
 if __name__ == "__main__":
     began = time.monotonic()
     spent = build(COLAB_LAB)
-    print(f"{COLAB_LAB.id}: {'built in ' + format(spent, '.1f') + ' s' if spent else 'up to date'} "
-          f"({time.monotonic() - began:.1f} s)")
+    print(
+        f"{COLAB_LAB.id}: {'built in ' + format(spent, '.1f') + ' s' if spent else 'up to date'} "
+        f"({time.monotonic() - began:.1f} s)"
+    )

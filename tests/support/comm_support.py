@@ -97,8 +97,9 @@ class RecordingComms:
     def state_updates(self, widget: widgets.Widget) -> list[dict[str, Any]]:
         """The ``update`` states Python pushed to ``widget``'s view, oldest first."""
         return [
-            s.data["state"] for s in self.sent_to(widget) if s.msg_type == "comm_msg"
-            and s.data.get("method") == "update"
+            s.data["state"]
+            for s in self.sent_to(widget)
+            if s.msg_type == "comm_msg" and s.data.get("method") == "update"
         ]
 
 

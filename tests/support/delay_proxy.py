@@ -5,9 +5,9 @@ browser sends are delayed alike, in order (each chunk read is written ``delay_ms
 chunks never overtake each other). Throughput is not limited, only latency is added: what a
 JupyterHub, Colab or VS Code remote user has (docs/slow-links.md). Usage::
 
-    proxy = DelayProxy(target_port)      # starts at 0 ms
-    port = proxy.start()                 # its own thread and event loop
-    proxy.delay_ms = 400                 # may change at any time (applies to bytes read after)
+    proxy = DelayProxy(target_port)  # starts at 0 ms
+    port = proxy.start()  # its own thread and event loop
+    proxy.delay_ms = 400  # may change at any time (applies to bytes read after)
     proxy.stop()
 
 Listens on and connects to 127.0.0.1 only.

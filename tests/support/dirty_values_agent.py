@@ -29,8 +29,11 @@ def dirty_schema(value: str) -> dict[str, Any]:
     return {
         "type": "object",
         "properties": {
-            f"pick {value}": {"type": "string", "title": "Pick", "oneOf": [
-                {"const": value, "title": "The odd one"}, {"const": "plain", "title": "Plain"}]},
+            f"pick {value}": {
+                "type": "string",
+                "title": "Pick",
+                "oneOf": [{"const": value, "title": "The odd one"}, {"const": "plain", "title": "Plain"}],
+            },
             "kept": {"type": "string", "enum": ["plain", value], "default": value},
         },
         "required": [f"pick {value}"],
@@ -97,8 +100,10 @@ class DirtyValuesAgent:
         # Raw dicts through the SDK's JSON-RPC connection: pydantic would refuse to serialise a lone
         # surrogate, a hostile agent writing its own JSON would not.
         rpc = self.conn._conn
-        reply = await rpc.send_request("elicitation/create", {
-            "mode": "form", "sessionId": session_id, "message": "Pick one", "requestedSchema": self.schema})
+        reply = await rpc.send_request(
+            "elicitation/create",
+            {"mode": "form", "sessionId": session_id, "message": "Pick one", "requestedSchema": self.schema},
+        )
         self.replies.append(reply)
         said = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": json.dumps(reply)}}
         await rpc.send_notification("session/update", {"sessionId": session_id, "update": said})

@@ -142,8 +142,11 @@ class FeatureAgent:
                 # sign-in and drops env-var "vars" (docs/protocol.md, 'Two SDK lines')
                 data = result.model_dump(by_alias=True, exclude_none=True) if hasattr(result, "model_dump") else result
                 caps = data["agentCapabilities"]  # and the v1.23 stable surface, the same on both SDK lines
-                caps["sessionCapabilities"] = {**caps.get("sessionCapabilities", {}), "delete": {},
-                                               "additionalDirectories": {}}
+                caps["sessionCapabilities"] = {
+                    **caps.get("sessionCapabilities", {}),
+                    "delete": {},
+                    "additionalDirectories": {},
+                }
                 caps["auth"] = {"logout": {}}
                 return {**data, "authMethods": auth_methods()}
             return result
@@ -330,13 +333,16 @@ class FeatureAgent:
             return "sent"
         if word == "status":
             meta = {"codex": {"status": "retrying", "attempt": 2, "reason": "rate limited (429)"}}
-            await self.conn.session_update(session_id=session_id, update=SessionInfoUpdate(
-                session_update="session_info_update", field_meta=meta))
+            await self.conn.session_update(
+                session_id=session_id, update=SessionInfoUpdate(session_update="session_info_update", field_meta=meta)
+            )
             return "status sent"
         if word == "two":
             await self._say(session_id, "Calling Bash.", "m1")
-            await self.conn.session_update(session_id=session_id, update=ToolCallStart(
-                session_update="tool_call", tool_call_id="t1", title="Bash", status="completed"))
+            await self.conn.session_update(
+                session_id=session_id,
+                update=ToolCallStart(session_update="tool_call", tool_call_id="t1", title="Bash", status="completed"),
+            )
             await self._say(session_id, "MODEL SAW", "m2")
             return None
         if word == "withdraw":
@@ -344,16 +350,27 @@ class FeatureAgent:
         if word == "secret":
             return await self._ask_secret(session_id)
         if word == "format":  # a string format outside the spec's four: an annotation, never a refusal
-            params = {"sessionId": session_id, "mode": "form", "message": "Colour?", "requestedSchema": {
-                "type": "object", "properties": {"colour": {"type": "string", "format": "x-colour"}}}}
+            params = {
+                "sessionId": session_id,
+                "mode": "form",
+                "message": "Colour?",
+                "requestedSchema": {
+                    "type": "object",
+                    "properties": {"colour": {"type": "string", "format": "x-colour"}},
+                },
+            }
             reply = await self.conn._conn.send_request("elicitation/create", params)
             return f"format: {reply['action']} {reply.get('content')}"
         if word == "switch":
             state.mode, state.effort = "plan", "high"
-            await self.conn.session_update(session_id=session_id, update=CurrentModeUpdate(
-                session_update="current_mode_update", current_mode_id="plan"))
-            await self.conn.session_update(session_id=session_id, update=ConfigOptionUpdate(
-                session_update="config_option_update", config_options=state.options()))
+            await self.conn.session_update(
+                session_id=session_id,
+                update=CurrentModeUpdate(session_update="current_mode_update", current_mode_id="plan"),
+            )
+            await self.conn.session_update(
+                session_id=session_id,
+                update=ConfigOptionUpdate(session_update="config_option_update", config_options=state.options()),
+            )
             return "switched"
         if word == "fail":
             sys.stderr.write("FATAL: the model API key is not set\n")
@@ -370,9 +387,13 @@ class FeatureAgent:
         once ``autoResolutionMs`` passed (here at once: the deadline says 30 s, the withdrawal is the test's)."""
         raw = self.conn._conn
         request_id = raw._next_request_id  # the id the next outgoing request gets
-        params = {"sessionId": session_id, "mode": "form", "message": "Still there?",
-                  "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}},
-                  "_meta": {"codex": {"autoResolutionMs": 30000}}}
+        params = {
+            "sessionId": session_id,
+            "mode": "form",
+            "message": "Still there?",
+            "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}},
+            "_meta": {"codex": {"autoResolutionMs": 30000}},
+        }
         ask = asyncio.ensure_future(raw.send_request("elicitation/create", params))
         await asyncio.sleep(0.2)
         await raw.send_notification("$/cancel_request", {"requestId": request_id})
@@ -382,14 +403,30 @@ class FeatureAgent:
 
     async def _ask_secret(self, session_id: str) -> str:
         """codex-acp 2.6.0's request_user_input with a secret question (``_meta.codex.isSecret``), raw."""
-        params = {"sessionId": session_id, "toolCallId": "call-1", "mode": "form",
-                  "message": "Codex needs your input to continue.",
-                  "requestedSchema": {"type": "object", "required": ["token"], "properties": {
-                      "token": {"type": "string", "title": "Deploy token", "description": "Token",
-                                "_meta": {"codex": {"isOther": False, "isSecret": True}}},
-                      "region": {"type": "string", "title": "Region",
-                                 "_meta": {"codex": {"isOther": False, "isSecret": False}}}}},
-                  "_meta": {"codex": {"autoResolutionMs": None}}}
+        params = {
+            "sessionId": session_id,
+            "toolCallId": "call-1",
+            "mode": "form",
+            "message": "Codex needs your input to continue.",
+            "requestedSchema": {
+                "type": "object",
+                "required": ["token"],
+                "properties": {
+                    "token": {
+                        "type": "string",
+                        "title": "Deploy token",
+                        "description": "Token",
+                        "_meta": {"codex": {"isOther": False, "isSecret": True}},
+                    },
+                    "region": {
+                        "type": "string",
+                        "title": "Region",
+                        "_meta": {"codex": {"isOther": False, "isSecret": False}},
+                    },
+                },
+            },
+            "_meta": {"codex": {"autoResolutionMs": None}},
+        }
         reply = await self.conn._conn.send_request("elicitation/create", params)
         self.secret_replies.append(reply)
         token = (reply.get("content") or {}).get("token")

@@ -25,8 +25,11 @@ def single_other() -> dict[str, Any]:
     return {
         "type": "object",
         "properties": {
-            "size": {"type": "string", "title": "Size", "oneOf": [{"const": "s", "title": "Small"},
-                                                                  {"const": "l", "title": "Large"}]},
+            "size": {
+                "type": "string",
+                "title": "Size",
+                "oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}],
+            },
             "size_other": {"type": "string", "title": "Other size"},
         },
     }

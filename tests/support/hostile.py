@@ -102,8 +102,11 @@ class HostilePeer:
         followup = await self._request(FOLLOWUP_ID, json.dumps(followup_request()))
         report = json.dumps({"replies": replies, "followup": followup})
         update = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": report}}
-        await self.send(json.dumps({"jsonrpc": "2.0", "method": "session/update",
-                                    "params": {"sessionId": SESSION, "update": update}}))
+        await self.send(
+            json.dumps(
+                {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": SESSION, "update": update}}
+            )
+        )
         await self._result(prompt_id, {"stopReason": "end_turn"})
 
 

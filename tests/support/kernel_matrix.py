@@ -38,8 +38,10 @@ BUILD_TIMEOUT = 900.0
 
 def find_python(version: str) -> str | None:
     """An interpreter of ``version`` already on this machine (PATH, or pyenv's versions); None if absent."""
-    candidates = [shutil.which(f"python{version}"), *sorted(glob.glob(
-        os.path.expanduser(f"~/.pyenv/versions/{version}.*/bin/python{version}")), reverse=True)]
+    candidates = [
+        shutil.which(f"python{version}"),
+        *sorted(glob.glob(os.path.expanduser(f"~/.pyenv/versions/{version}.*/bin/python{version}")), reverse=True),
+    ]
     for candidate in candidates:
         if candidate and subprocess.run([candidate, "-c", "import venv, ssl"], capture_output=True).returncode == 0:
             return candidate
@@ -75,8 +77,18 @@ class KernelEnv:
 MATRIX: tuple[KernelEnv, ...] = (
     # Colab's stack, on Python 3.12 like Colab where this machine has one (it warns that
     # upgrading ipykernel or tornado can crash its runtime).
-    KernelEnv("ipykernel-6.17", ("ipykernel==6.17.1", "ipython==7.34.0", "ipywidgets==7.7.1",
-                                 "jupyter_client==7.4.9", "tornado==6.4.2", "anywidget==0.9.21"), "3.12"),
+    KernelEnv(
+        "ipykernel-6.17",
+        (
+            "ipykernel==6.17.1",
+            "ipython==7.34.0",
+            "ipywidgets==7.7.1",
+            "jupyter_client==7.4.9",
+            "tornado==6.4.2",
+            "anywidget==0.9.21",
+        ),
+        "3.12",
+    ),
     KernelEnv("ipykernel-6.29", ("ipykernel==6.29.5",), nest_asyncio="nest_asyncio"),
     KernelEnv("ipykernel-7.0", ("ipykernel==7.0.1",)),
     KernelEnv("ipykernel-7.3", ("ipykernel==7.3.0",)),
@@ -124,20 +136,29 @@ def _build_locked(env: KernelEnv) -> float:
     if env.path.exists():
         shutil.rmtree(env.path)
     env.path.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([env.base_python, "-m", "venv", str(env.path)], check=True, capture_output=True,
-                   timeout=BUILD_TIMEOUT)
+    subprocess.run(
+        [env.base_python, "-m", "venv", str(env.path)], check=True, capture_output=True, timeout=BUILD_TIMEOUT
+    )
     nest = [env.nest_asyncio] if env.nest_asyncio else []
     cmd = [str(env.python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *requirements(env), *nest]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=BUILD_TIMEOUT,
-                          env={**os.environ, "PIP_NO_INPUT": "1"})
+    done = subprocess.run(
+        cmd, capture_output=True, text=True, timeout=BUILD_TIMEOUT, env={**os.environ, "PIP_NO_INPUT": "1"}
+    )
     if done.returncode != 0:
         raise RuntimeError(f"building {env.id} failed:\n$ {' '.join(cmd)}\n{done.stdout}\n{done.stderr}")
-    site = subprocess.run([str(env.python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          check=True, capture_output=True, text=True).stdout.strip()
+    site = subprocess.run(
+        [str(env.python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     (Path(site) / "nbacp-dev.pth").write_text(str(ROOT) + "\n")
-    check = subprocess.run([str(env.python), "-c", f"import {', '.join(['nbacp', 'ipykernel', *nest])}; "
-                            "print(ipykernel.__version__)"],
-                           capture_output=True, text=True, timeout=120)
+    check = subprocess.run(
+        [str(env.python), "-c", f"import {', '.join(['nbacp', 'ipykernel', *nest])}; print(ipykernel.__version__)"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     wanted = next(p.split("==")[1] for p in env.pins if p.startswith("ipykernel=="))
     if check.returncode != 0 or check.stdout.strip() != wanted:
         raise RuntimeError(f"{env.id}: expected ipykernel {wanted}, got {check.stdout!r} {check.stderr}")

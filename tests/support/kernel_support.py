@@ -167,8 +167,14 @@ class KernelHarness:
         metadata JupyterLab and Notebook 7 send with a cell's request."""
         return self._send(
             "execute_request",
-            {"code": code, "silent": False, "store_history": True, "user_expressions": {},
-             "allow_stdin": False, "stop_on_error": False},
+            {
+                "code": code,
+                "silent": False,
+                "store_history": True,
+                "user_expressions": {},
+                "allow_stdin": False,
+                "stop_on_error": False,
+            },
             {"cellId": cell_id} if cell_id is not None else None,
         )
 
@@ -181,8 +187,12 @@ class KernelHarness:
     def comm_data(self, comm_id: str) -> list[dict[str, Any]]:
         """The data of every comm_msg the kernel sent on ``comm_id``, oldest first."""
         with self._cond:
-            found = [m for ms in self._by_parent.values() for m in ms
-                     if m["msg_type"] == "comm_msg" and m["content"]["comm_id"] == comm_id]
+            found = [
+                m
+                for ms in self._by_parent.values()
+                for m in ms
+                if m["msg_type"] == "comm_msg" and m["content"]["comm_id"] == comm_id
+            ]
         return [m["content"]["data"] for m in sorted(found, key=lambda m: m["received_at"])]
 
     def run(self, code: str, timeout: float = DEFAULT_TIMEOUT) -> str:
@@ -286,22 +296,37 @@ class KernelHarness:
             for comm_id, content in self.comms.items():
                 name = content.get("data", {}).get("state", {}).get("_model_name")
                 if model_name in (None, name):
-                    found.append({"comm_id": comm_id, "model_name": name, "state": dict(self.states[comm_id]),
-                                  "target_name": content.get("target_name"), "closed": content["closed"]})
+                    found.append(
+                        {
+                            "comm_id": comm_id,
+                            "model_name": name,
+                            "state": dict(self.states[comm_id]),
+                            "target_name": content.get("target_name"),
+                            "closed": content["closed"],
+                        }
+                    )
             return found
 
     def wait_comm(self, model_name: str, count: int = 1, timeout: float = DEFAULT_TIMEOUT) -> list[dict[str, Any]]:
         """Wait until at least ``count`` models of ``model_name`` exist; returns them."""
-        return self.wait_for(lambda: (lambda f: f if len(f) >= count else None)(self.comm_opens(model_name)),
-                             timeout, f"{count} x {model_name}")
+        return self.wait_for(
+            lambda: (lambda f: f if len(f) >= count else None)(self.comm_opens(model_name)),
+            timeout,
+            f"{count} x {model_name}",
+        )
 
     def wait_widget(self, model_name: str, timeout: float = DEFAULT_TIMEOUT, **match: Any) -> dict[str, Any]:
         """The newest open ``model_name`` whose current state has every ``match`` item,
         e.g. ``wait_widget("ButtonModel", description="Accept")``."""
+
         def find() -> dict[str, Any] | None:
-            hits = [c for c in self.comm_opens(model_name)
-                    if not c["closed"] and all(c["state"].get(k) == v for k, v in match.items())]
+            hits = [
+                c
+                for c in self.comm_opens(model_name)
+                if not c["closed"] and all(c["state"].get(k) == v for k, v in match.items())
+            ]
             return hits[-1] if hits else None
+
         return self.wait_for(find, timeout, f"{model_name} with {match}")
 
     def widget_state(self, comm_id: str) -> dict[str, Any]:
@@ -321,6 +346,7 @@ class KernelHarness:
 # which is closed (or disabled while its answer is checked) but still in ``comm_opens``.
 def question_card(kernel: KernelHarness, timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
     """The newest open card asking ``FORMATS_SETUP``'s question (a field named ``question_0``)."""
+
     def find() -> dict[str, Any] | None:
         for comm in reversed(kernel.comm_opens()):
             if comm["closed"]:
@@ -328,8 +354,11 @@ def question_card(kernel: KernelHarness, timeout: float = DEFAULT_TIMEOUT) -> di
             state = kernel.widget_state(comm["comm_id"])
             spec = state.get("spec")
             fields = spec.get("fields") if isinstance(spec, dict) else None
-            if state.get("phase") == "open" and isinstance(fields, list) and any(
-                    isinstance(f, dict) and f.get("name") == "question_0" for f in fields):
+            if (
+                state.get("phase") == "open"
+                and isinstance(fields, list)
+                and any(isinstance(f, dict) and f.get("name") == "question_0" for f in fields)
+            ):
                 return comm
         return None
 
@@ -348,8 +377,13 @@ def accept(kernel: KernelHarness, card_id: str, draft: dict[str, Any], seq: int 
 STREAM_REPLIES_AT_START = "--IPKernelApp.exec_lines=import nbacp.kernel; nbacp.kernel.ensure_stream_replies()"
 
 
-def write_kernelspec(root: Path, interrupt_mode: Literal["signal", "message"] = "signal",
-                     python: str | Path | None = None, *, stream_replies: bool = True) -> Path:
+def write_kernelspec(
+    root: Path,
+    interrupt_mode: Literal["signal", "message"] = "signal",
+    python: str | Path | None = None,
+    *,
+    stream_replies: bool = True,
+) -> Path:
     """A kernelspec for ``python`` (default: this interpreter, so the venv's ipykernel)."""
     spec_dir = root / KERNEL_NAME
     spec_dir.mkdir(parents=True, exist_ok=True)

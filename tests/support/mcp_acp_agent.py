@@ -55,7 +55,7 @@ class McpAcpAgent:
         elif text.startswith("disconnect-during-run"):
             report = await self._disconnect_during_run(session_id)
         elif text.startswith("calls "):
-            report = await self._calls(session_id, json.loads(text[len("calls "):]))
+            report = await self._calls(session_id, json.loads(text[len("calls ") :]))
         elif text.startswith("unknown"):
             report = await self._call("mcp/connect", {"serverId": "nobody-offered-this"})
         else:
@@ -81,9 +81,11 @@ class McpAcpAgent:
         report: dict[str, Any] = {"connect": connected}
         client_info = {"name": "mcp-acp-agent", "version": "1"}
         report["initialize"] = await mcp(
-            "initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": client_info})
+            "initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": client_info}
+        )
         await self.conn._conn.send_notification(
-            "mcp/message", {"connectionId": cid, "method": "notifications/initialized"})
+            "mcp/message", {"connectionId": cid, "method": "notifications/initialized"}
+        )
         report["list"] = await mcp("tools/list", {})
         report["variables"] = await mcp("tools/call", {"name": "list_variables", "arguments": {}})
         report["run"] = await mcp("tools/call", {"name": "run_python", "arguments": {"code": code}})
@@ -101,8 +103,14 @@ class McpAcpAgent:
             return await self._call("mcp/message", {"connectionId": cid, "method": "tools/call", "params": params})
 
         info = {"name": "mcp-acp-agent", "version": "1"}
-        await self._call("mcp/message", {"connectionId": cid, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": info}})
+        await self._call(
+            "mcp/message",
+            {
+                "connectionId": cid,
+                "method": "initialize",
+                "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": info},
+            },
+        )
         results: list[Any] = []
         for step in steps:
             results.append(list(await asyncio.gather(*map(call, step))) if isinstance(step, list) else await call(step))
@@ -134,12 +142,20 @@ class McpAcpAgent:
         await mcp("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": info})
         run = asyncio.ensure_future(mcp("tools/call", {"name": "run_python", "arguments": {"code": "hit = 1"}}))
         options = [{"optionId": "go", "name": "Go", "kind": "allow_once"}]
-        await self._call("session/request_permission", {
-            "sessionId": session_id, "toolCall": {"toolCallId": "sync", "title": "sync"}, "options": options})
+        await self._call(
+            "session/request_permission",
+            {"sessionId": session_id, "toolCall": {"toolCallId": "sync", "title": "sync"}, "options": options},
+        )
         disconnect = await self._call("mcp/disconnect", {"connectionId": cid})
         result = await run
-        await self._call("session/request_permission", {  # the test's policy looks at the cards now
-            "sessionId": session_id, "toolCall": {"toolCallId": "check", "title": "check"}, "options": options})
+        await self._call(
+            "session/request_permission",
+            {  # the test's policy looks at the cards now
+                "sessionId": session_id,
+                "toolCall": {"toolCallId": "check", "title": "check"},
+                "options": options,
+            },
+        )
         return {"disconnect": disconnect, "run": result}
 
     async def cancel(self, session_id: str, **kwargs: Any) -> None:

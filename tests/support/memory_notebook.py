@@ -25,8 +25,15 @@ def cell(cell_id: str, source: str, cell_type: CellType = "code", count: int | N
 
 
 class MemoryNotebook:
-    def __init__(self, path: str, cells: list[Cell], prompt_cell_id: str | None = None, *,
-                 live: bool = True, why_not_live: str = "") -> None:
+    def __init__(
+        self,
+        path: str,
+        cells: list[Cell],
+        prompt_cell_id: str | None = None,
+        *,
+        live: bool = True,
+        why_not_live: str = "",
+    ) -> None:
         self.path = path
         self.cells = list(cells)
         self.prompt_cell_id = prompt_cell_id
@@ -70,8 +77,11 @@ class MemoryNotebook:
         ids = [c.id for c in self.cells]
         if edit.cell_id is not None and ids.count(edit.cell_id) != 1:
             return EditResult("not_applied", None, None, f"cell {edit.cell_id} is not in the notebook")
-        stale = edit.expected_source is not None and edit.cell_id is not None and (
-            self.cells[self.index(edit.cell_id)].source != edit.expected_source)
+        stale = (
+            edit.expected_source is not None
+            and edit.cell_id is not None
+            and (self.cells[self.index(edit.cell_id)].source != edit.expected_source)
+        )
         if stale:
             return EditResult("stale", None, None, "the cell changed since it was read")
         self.applied.append(edit)

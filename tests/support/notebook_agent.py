@@ -42,23 +42,31 @@ async def _call(deps: AcpSessionContext, name: str, arguments: dict[str, Any]) -
 
 def notebook_agent(plan: list[dict[str, Any]], received: list[Any]) -> Any:
     def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-        returned = sorted((p for p in getattr(messages[-1], "parts", []) if isinstance(p, ToolReturnPart)),
-                          key=lambda p: p.tool_call_id)
+        returned = sorted(
+            (p for p in getattr(messages[-1], "parts", []) if isinstance(p, ToolReturnPart)),
+            key=lambda p: p.tool_call_id,
+        )
         if not returned:
             return ModelResponse(parts=[ToolCallPart(tool_name="notebook_read", args={}, tool_call_id="read")])
         if returned[0].tool_name == "notebook_read":
             read = json.loads(str(returned[0].content))
             received.append(read)
-            view: dict[str, Any] = json.loads(read["text"]) if not read["is_error"] else {
-                "notebook_path": "?", "cells": []}
+            view: dict[str, Any] = (
+                json.loads(read["text"]) if not read["is_error"] else {"notebook_path": "?", "cells": []}
+            )
             ids = [cell["id"] for cell in view["cells"]]
             calls = []
             for i, step in enumerate(plan):
                 args = {k: v for k, v in step.items() if k != "cell"}
                 if "cell" in step:
                     args["cell_id"] = ids[step["cell"]] if step["cell"] < len(ids) else f"cell-{step['cell']}"
-                calls.append(ToolCallPart(tool_name="notebook_edit", tool_call_id=f"edit-{i:02d}",
-                                          args={"notebook_path": view["notebook_path"], **args}))
+                calls.append(
+                    ToolCallPart(
+                        tool_name="notebook_edit",
+                        tool_call_id=f"edit-{i:02d}",
+                        args={"notebook_path": view["notebook_path"], **args},
+                    )
+                )
             return ModelResponse(parts=calls)
         received.extend(json.loads(str(p.content)) for p in returned)
         return ModelResponse(parts=[TextPart(content=f"{len(returned)} proposal(s) answered")])
@@ -71,8 +79,13 @@ def notebook_agent(plan: list[dict[str, Any]], received: list[Any]) -> Any:
         return await _call(ctx.deps, "notebook_read", {})
 
     @agent.tool
-    async def notebook_edit(ctx: RunContext[AcpSessionContext], notebook_path: str, edit_mode: str,
-                            cell_id: str | None = None, new_source: str | None = None) -> str:
+    async def notebook_edit(
+        ctx: RunContext[AcpSessionContext],
+        notebook_path: str,
+        edit_mode: str,
+        cell_id: str | None = None,
+        new_source: str | None = None,
+    ) -> str:
         """Propose one edit."""
         args = {"notebook_path": notebook_path, "edit_mode": edit_mode, "cell_id": cell_id, "new_source": new_source}
         return await _call(ctx.deps, "notebook_edit", {k: v for k, v in args.items() if v is not None})

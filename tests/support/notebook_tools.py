@@ -47,8 +47,9 @@ def failed(result: dict[str, Any]) -> bool:
     return bool(result["result"].get("isError"))
 
 
-async def run(book: MemoryNotebook, steps: list[Any], answers: Any = None, *, transport: str = "memory") -> tuple[
-        list[Any], Any]:
+async def run(
+    book: MemoryNotebook, steps: list[Any], answers: Any = None, *, transport: str = "memory"
+) -> tuple[list[Any], Any]:
     agent: Any = McpAcpAgent() if transport == "memory" else [sys.executable, str(AGENT)]
     async with asyncio.timeout(60):
         async with nbacp.connect(agent, answers=answers) as conn:

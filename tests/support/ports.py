@@ -81,7 +81,12 @@ def wait_for_jupyter(process: subprocess.Popen[bytes], url: str, token: str, log
 
 
 def start_jupyter(
-    command: Callable[[int], list[str]], *, token: str, log: Path, env: Mapping[str, str], cwd: Path,
+    command: Callable[[int], list[str]],
+    *,
+    token: str,
+    log: Path,
+    env: Mapping[str, str],
+    cwd: Path,
     timeout: float,
 ) -> tuple[subprocess.Popen[bytes], str]:
     """Run ``command(port)`` (which must pass ``NO_MOVE``) until a server answers on its port.

@@ -58,8 +58,11 @@ class RawSessionAgent:
         if rid is None:
             return
         if method == "initialize":
-            result: Any = {"protocolVersion": 1, "agentCapabilities": self.capabilities,
-                           "agentInfo": {"name": "raw-session-agent", "version": "1"}}
+            result: Any = {
+                "protocolVersion": 1,
+                "agentCapabilities": self.capabilities,
+                "agentInfo": {"name": "raw-session-agent", "version": "1"},
+            }
         elif method == "session/new":
             result = {"sessionId": SESSION}
         elif method == "session/fork":
@@ -88,9 +91,16 @@ class RawSessionAgent:
             _send({"jsonrpc": "2.0", "id": f"agent-{self.next_id}", "method": method, "params": payload})
             replies.append(self.wait_reply(f"agent-{self.next_id}"))
         report = json.dumps({"calls": self.calls, "replies": replies}, ensure_ascii=True)
-        _send({"jsonrpc": "2.0", "method": "session/update", "params": {
-            "sessionId": session_id,
-            "update": {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": report}}}})
+        _send(
+            {
+                "jsonrpc": "2.0",
+                "method": "session/update",
+                "params": {
+                    "sessionId": session_id,
+                    "update": {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": report}},
+                },
+            }
+        )
         return {"stopReason": "end_turn"}
 
     def wait_reply(self, request_id: str) -> Any:

@@ -53,8 +53,13 @@ def main() -> None:
         method, request_id = message.get("method"), message.get("id")
         if method == "initialize":
             info = {"name": f"replay-{run}", "version": "0"}
-            _send({"jsonrpc": "2.0", "id": request_id,
-                   "result": {"protocolVersion": 1, "agentCapabilities": {}, "agentInfo": info}})
+            _send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": request_id,
+                    "result": {"protocolVersion": 1, "agentCapabilities": {}, "agentInfo": info},
+                }
+            )
         elif method == "session/new":
             cwd = message["params"]["cwd"]
             _send({"jsonrpc": "2.0", "id": request_id, "result": {"sessionId": SESSION}})

@@ -57,12 +57,25 @@ def build() -> float:
     if done.returncode != 0:
         raise RuntimeError(f"building {VENV} failed:\n$ {' '.join(cmd)}\n{done.stdout}\n{done.stderr}")
     cmd = [str(PYTHON), "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps", "-e", str(ROOT)]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT,
-                          env={**os.environ, "PIP_NO_INPUT": "1", "SKIP_JUPYTER_BUILDER": "1"})
+    done = subprocess.run(
+        cmd,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        env={**os.environ, "PIP_NO_INPUT": "1", "SKIP_JUPYTER_BUILDER": "1"},
+    )
     if done.returncode != 0:
         raise RuntimeError(f"installing nbacp into {VENV} failed:\n$ {' '.join(cmd)}\n{done.stdout}\n{done.stderr}")
-    check = subprocess.run([str(PYTHON), "-c", "import nbacp, acp.schema, importlib.metadata as m; "
-                            "print(m.version('agent-client-protocol'))"], capture_output=True, text=True, timeout=120)
+    check = subprocess.run(
+        [
+            str(PYTHON),
+            "-c",
+            "import nbacp, acp.schema, importlib.metadata as m; print(m.version('agent-client-protocol'))",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     if check.returncode != 0 or check.stdout.strip() != SDK1.split("==")[1]:
         raise RuntimeError(f"{VENV}: expected {SDK1}, got {check.stdout!r} {check.stderr}")
     stamp.write_text(_stamp())

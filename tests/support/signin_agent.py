@@ -45,19 +45,30 @@ class SignInAgent:
         raw._process_message = seen
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> Any:
-        return {"protocolVersion": PROTOCOL_VERSION, "agentCapabilities": {},
-                "authMethods": [{"id": METHOD, "name": "Sign in with ChatGPT (device code)",
-                                 "description": "Opens a sign-in page"}],
-                "agentInfo": {"name": "signin-agent", "version": "1.0"}}
+        return {
+            "protocolVersion": PROTOCOL_VERSION,
+            "agentCapabilities": {},
+            "authMethods": [
+                {"id": METHOD, "name": "Sign in with ChatGPT (device code)", "description": "Opens a sign-in page"}
+            ],
+            "agentInfo": {"name": "signin-agent", "version": "1.0"},
+        }
 
     async def authenticate(self, method_id: str, **kwargs: Any) -> Any:
         if method_id != METHOD:
             raise RequestError.invalid_params({"methodId": method_id})
         elicitation_id = f"device-{uuid.uuid4().hex[:8]}"
         raw = self.conn._conn
-        self.consent = await raw.send_request("elicitation/create", {
-            "mode": "url", "requestId": self.authenticate_ids[-1], "elicitationId": elicitation_id,
-            "url": DEVICE_URL, "message": "Sign in with ChatGPT: enter code ABCD-1234 on the page."})
+        self.consent = await raw.send_request(
+            "elicitation/create",
+            {
+                "mode": "url",
+                "requestId": self.authenticate_ids[-1],
+                "elicitationId": elicitation_id,
+                "url": DEVICE_URL,
+                "message": "Sign in with ChatGPT: enter code ABCD-1234 on the page.",
+            },
+        )
         if self.consent.get("action") != "accept":
             raise RequestError(-32000, f"sign-in not finished: {self.consent.get('action')}", None)
         self.signed_in = True  # the device code was confirmed on the page

@@ -43,12 +43,22 @@ class SurrogateAgent:
 
         await say({"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "\ud83d tool", "status": "pending"})
         schema = {"type": "object", "properties": {"x\ud800": {"type": "string", "title": "Name \udc00"}}}
-        self.replies.append(await rpc.send_request("elicitation/create", {
-            "mode": "form", "sessionId": session_id, "message": "pick \udc00 one", "requestedSchema": schema}))
-        self.replies.append(await rpc.send_request("session/request_permission", {
-            "sessionId": session_id,
-            "toolCall": {"toolCallId": "t2", "title": "\ud800 write", "rawInput": {"k\ud800": "v\udfff"}},
-            "options": [{"optionId": "no", "name": "Reject \ud83d", "kind": "reject_once"}]}))
+        self.replies.append(
+            await rpc.send_request(
+                "elicitation/create",
+                {"mode": "form", "sessionId": session_id, "message": "pick \udc00 one", "requestedSchema": schema},
+            )
+        )
+        self.replies.append(
+            await rpc.send_request(
+                "session/request_permission",
+                {
+                    "sessionId": session_id,
+                    "toolCall": {"toolCallId": "t2", "title": "\ud800 write", "rawInput": {"k\ud800": "v\udfff"}},
+                    "options": [{"optionId": "no", "name": "Reject \ud83d", "kind": "reject_once"}],
+                },
+            )
+        )
         for chunk in CHUNKS:
             await say({"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": chunk}})
         return PromptResponse(stop_reason="end_turn")

@@ -57,12 +57,16 @@ def test_the_cancel_button(comms: RecordingComms) -> None:
     assert card.done and card.response is None and card.summary == "Cancelled: did not authenticate"
 
 
-@pytest.mark.skipif(not hasattr(schema, "EnvVarAuthMethod"), reason="SDK 1.x removed EnvVarAuthMethod "
-                    "(docs/protocol.md, 'Two SDK lines'); raw auth methods are tested on both lines")
+@pytest.mark.skipif(
+    not hasattr(schema, "EnvVarAuthMethod"),
+    reason="SDK 1.x removed EnvVarAuthMethod "
+    "(docs/protocol.md, 'Two SDK lines'); raw auth methods are tested on both lines",
+)
 def test_schema_objects_and_dicts_are_both_methods() -> None:
     methods = [
-        schema.EnvVarAuthMethod(id="k", name="Key", type="env_var", vars=[{"name": "K_API"}],
-                                link="https://example.com/keys"),
+        schema.EnvVarAuthMethod(
+            id="k", name="Key", type="env_var", vars=[{"name": "K_API"}], link="https://example.com/keys"
+        ),
         schema.AuthMethodAgent(id="a", name="Agent sign-in", description="In the agent"),
     ]
     spec = AuthCard(methods).spec

@@ -41,8 +41,11 @@ def test_a_card_is_an_instance_of_its_own_class_not_of_a_class_made_for_it() -> 
 def _updates(comms: RecordingComms, widget: object) -> list[dict[str, object]]:
     """The state updates Python sent ``widget``'s page model."""
     comm_id = widget.comm.comm_id  # type: ignore[attr-defined]
-    return [m.data["state"] for m in comms.sent
-            if m.comm_id == comm_id and m.msg_type == "comm_msg" and m.data.get("method") == "update"]
+    return [
+        m.data["state"]
+        for m in comms.sent
+        if m.comm_id == comm_id and m.msg_type == "comm_msg" and m.data.get("method") == "update"
+    ]
 
 
 def _children_updates(comms: RecordingComms) -> int:

@@ -57,8 +57,16 @@ def test_a_form_gives_one_typed_answer_per_question_with_its_title() -> None:
 
 
 def test_a_single_selects_other_text_is_its_value() -> None:
-    card = FormCard("When?", {"type": "object", "properties": {k: SCHEMA["properties"][k]  # type: ignore[index]
-                                                              for k in ("schedule", "schedule_custom")}})
+    card = FormCard(
+        "When?",
+        {
+            "type": "object",
+            "properties": {
+                k: SCHEMA["properties"][k]  # type: ignore[index]
+                for k in ("schedule", "schedule_custom")
+            },
+        },
+    )
     card.pick("schedule", "Right now")
     card.fill("schedule_custom", "after the backup")
     assert card.accept()

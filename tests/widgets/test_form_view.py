@@ -47,9 +47,22 @@ def test_header_names_the_agent_and_shows_the_message() -> None:
 def test_every_field_type_gets_its_native_input_and_no_slider() -> None:
     view = FormCard("m", every_field())
     assert kinds(view) == {
-        "name": "text", "notes": "textarea", "email": "email", "site": "url", "code": "text", "day": "date",
-        "when": "datetime", "count": "integer", "port": "integer", "ratio": "number", "big": "integer",
-        "temp": "number", "age": "integer", "verbose": "boolean", "agree": "tristate", "mode": "choice",
+        "name": "text",
+        "notes": "textarea",
+        "email": "email",
+        "site": "url",
+        "code": "text",
+        "day": "date",
+        "when": "datetime",
+        "count": "integer",
+        "port": "integer",
+        "ratio": "number",
+        "big": "integer",
+        "temp": "number",
+        "age": "integer",
+        "verbose": "boolean",
+        "agree": "tristate",
+        "mode": "choice",
         "blob": "unsupported",
     }
     assert (field(view, "count")["min"], field(view, "count")["max"]) == (1, 5)  # a number box with bounds
@@ -59,7 +72,10 @@ def test_every_field_type_gets_its_native_input_and_no_slider() -> None:
 def test_buttons_are_the_same_three_actions_and_accept_carries_the_draft() -> None:
     actions = FormCard("m", multi_other()).spec["actions"]
     assert [(a["event"], a["label"], a["style"]) for a in actions] == [
-        ("accept", "Accept", "primary"), ("decline", "Decline", "default"), ("cancel", "Cancel", "default")]
+        ("accept", "Accept", "primary"),
+        ("decline", "Decline", "default"),
+        ("cancel", "Cancel", "default"),
+    ]
     assert actions[0]["draft"] is True and actions[0]["default"] is True
     assert not any(a.get("draft") for a in actions[1:])
 
@@ -67,14 +83,40 @@ def test_buttons_are_the_same_three_actions_and_accept_carries_the_draft() -> No
 def test_defaults_are_shown_and_nothing_else_is_invented() -> None:
     view = FormCard("m", every_field())
     assert view.draft == {
-        "name": "", "notes": "", "email": "", "site": "", "code": "", "day": "2024-05-06", "when": "",
-        "count": "2", "port": "8080", "ratio": "0.5", "big": "7", "temp": "1.5", "age": "", "verbose": True,
-        "agree": None, "mode": ["slow"],
+        "name": "",
+        "notes": "",
+        "email": "",
+        "site": "",
+        "code": "",
+        "day": "2024-05-06",
+        "when": "",
+        "count": "2",
+        "port": "8080",
+        "ratio": "0.5",
+        "big": "7",
+        "temp": "1.5",
+        "age": "",
+        "verbose": True,
+        "agree": None,
+        "mode": ["slow"],
     }
     assert view.values == {
-        "name": None, "notes": None, "email": None, "site": None, "code": None, "day": "2024-05-06",
-        "when": None, "count": 2, "port": 8080, "ratio": 0.5, "big": 7, "temp": 1.5, "age": None,
-        "verbose": True, "agree": None, "mode": "slow",
+        "name": None,
+        "notes": None,
+        "email": None,
+        "site": None,
+        "code": None,
+        "day": "2024-05-06",
+        "when": None,
+        "count": 2,
+        "port": 8080,
+        "ratio": 0.5,
+        "big": 7,
+        "temp": 1.5,
+        "age": None,
+        "verbose": True,
+        "agree": None,
+        "mode": "slow",
     }
     fill_required(view)
     assert view.accept()
@@ -93,8 +135,16 @@ def test_one_required_marker_and_each_description_once() -> None:
 
 
 def test_other_box_says_what_it_does_in_one_line() -> None:
-    single = FormCard("m", single_other() | {"properties": {
-        **single_other()["properties"], "size_other": {"type": "string", "title": "Your own answer to: Size"}}})
+    single = FormCard(
+        "m",
+        single_other()
+        | {
+            "properties": {
+                **single_other()["properties"],
+                "size_other": {"type": "string", "title": "Your own answer to: Size"},
+            }
+        },
+    )
     custom = field(single, "size")["custom"]
     assert (custom["title"], custom["description"], custom["mode"]) == ("Other (replaces your choice)", None, "other")
     assert field(FormCard("m", multi_other()), "question_0")["custom"]["title"] == "Other"
@@ -113,16 +163,41 @@ def test_every_field_round_trips_to_the_wire() -> None:
     view = FormCard("m", every_field())
     fill_required(view)
     when = dt.datetime(2024, 1, 2, 3, 4, 5, tzinfo=dt.timezone(dt.timedelta(hours=2)))
-    for name, value in {"notes": "line 1\nline 2", "email": "a@example.com", "site": "https://example.com/x",
-                        "code": "ABC", "day": "2025-12-31", "when": when, "count": 5, "port": "443",
-                        "ratio": 0.25, "big": -3, "temp": "2.5", "age": " 42 ", "verbose": False}.items():
+    for name, value in {
+        "notes": "line 1\nline 2",
+        "email": "a@example.com",
+        "site": "https://example.com/x",
+        "code": "ABC",
+        "day": "2025-12-31",
+        "when": when,
+        "count": 5,
+        "port": "443",
+        "ratio": 0.25,
+        "big": -3,
+        "temp": "2.5",
+        "age": " 42 ",
+        "verbose": False,
+    }.items():
         view.fill(name, value)
     view.pick("mode", "fast")
     assert view.accept(), view.errors
     assert content(view) == {
-        "name": "Ann", "notes": "line 1\nline 2", "email": "a@example.com", "site": "https://example.com/x",
-        "code": "ABC", "day": "2025-12-31", "when": "2024-01-02T03:04:05+02:00", "count": 5, "port": 443,
-        "ratio": 0.25, "big": -3, "temp": 2.5, "age": 42, "verbose": False, "agree": True, "mode": "fast",
+        "name": "Ann",
+        "notes": "line 1\nline 2",
+        "email": "a@example.com",
+        "site": "https://example.com/x",
+        "code": "ABC",
+        "day": "2025-12-31",
+        "when": "2024-01-02T03:04:05+02:00",
+        "count": 5,
+        "port": 443,
+        "ratio": 0.25,
+        "big": -3,
+        "temp": 2.5,
+        "age": 42,
+        "verbose": False,
+        "agree": True,
+        "mode": "fast",
     }
     assert type(content(view)["age"]) is int
 
@@ -167,11 +242,16 @@ def test_single_clearing_the_text_restores_the_pending_pick() -> None:
 
 
 def test_untitled_enum_is_picked_by_its_value_and_recommended_suffix_is_optional() -> None:
-    schema = {"type": "object", "properties": {
-        "e": {"type": "string", "enum": ["red", "blue"]},
-        "t": {"type": "string",
-              "oneOf": [{"const": "x", "title": "Use X (Recommended)"}, {"const": "y", "title": "Y"}]},
-    }}
+    schema = {
+        "type": "object",
+        "properties": {
+            "e": {"type": "string", "enum": ["red", "blue"]},
+            "t": {
+                "type": "string",
+                "oneOf": [{"const": "x", "title": "Use X (Recommended)"}, {"const": "y", "title": "Y"}],
+            },
+        },
+    }
     view = FormCard("m", schema)
     view.pick("e", "blue")
     view.pick("t", "Use X")
@@ -217,8 +297,10 @@ def test_input_the_browser_could_not_read_is_never_sent_as_empty() -> None:
     view = FormCard("m", every_field() | {"required": []})
     view.draft = {**view.draft, "age": {"bad_input": True}, "day": {"bad_input": True}}  # what the page sends
     assert view.accept() is False
-    assert view.errors == {"age": ["Not a whole number as typed: check the box."],
-                           "day": ["Not a complete date: check the box."]}
+    assert view.errors == {
+        "age": ["Not a whole number as typed: check the box."],
+        "day": ["Not a complete date: check the box."],
+    }
 
 
 # -- answering exactly once -----------------------------------------------------------------
@@ -257,8 +339,14 @@ def test_an_answered_card_is_one_model_that_keeps_only_its_summary(answer: str) 
 
 
 def test_a_secret_is_never_in_the_synced_state_nor_in_the_summary() -> None:
-    view = FormCard("m", {"type": "object", "properties": {
-        "token": {"type": "string", "writeOnly": True}, "user": {"type": "string"}}, "required": ["token"]})
+    view = FormCard(
+        "m",
+        {
+            "type": "object",
+            "properties": {"token": {"type": "string", "writeOnly": True}, "user": {"type": "string"}},
+            "required": ["token"],
+        },
+    )
     assert view.spec["secret"] == ["token"] and "token" not in view.draft
     assert field(view, "token")["kind"] == "secret"
     view.fill("token", "s3cr3t")
@@ -322,11 +410,14 @@ def test_unknown_label_names_the_offered_labels() -> None:
     assert view.draft["question_0"] == []  # nothing half-applied
 
 
-@pytest.mark.parametrize(("name", "labels_", "match"), [
-    ("question_0_custom", ("Alpha",), "Other box"),
-    ("name", ("Alpha",), "not a choice"),
-    ("nope", ("Alpha",), "not a field"),
-])
+@pytest.mark.parametrize(
+    ("name", "labels_", "match"),
+    [
+        ("question_0_custom", ("Alpha",), "Other box"),
+        ("name", ("Alpha",), "not a choice"),
+        ("nope", ("Alpha",), "not a field"),
+    ],
+)
 def test_pick_refuses_what_is_not_a_choice(name: str, labels_: tuple[str, ...], match: str) -> None:
     schema = multi_other()
     schema["properties"]["name"] = {"type": "string"}
@@ -369,8 +460,7 @@ def test_invalid_schema_raises_from_the_constructor() -> None:
 
 
 def test_required_unsupported_field_leaves_only_decline_and_cancel() -> None:
-    schema = {"type": "object", "properties": {"file": {"type": "file"}, "n": {"type": "string"}},
-              "required": ["file"]}
+    schema = {"type": "object", "properties": {"file": {"type": "file"}, "n": {"type": "string"}}, "required": ["file"]}
     view = FormCard("m", schema)
     accept, decline, cancel = view.spec["actions"]
     assert accept["disabled"] and not decline.get("disabled") and not cancel.get("disabled")
@@ -381,8 +471,11 @@ def test_required_unsupported_field_leaves_only_decline_and_cancel() -> None:
 
 def test_lone_untitled_question_has_no_heading_and_a_plain_summary() -> None:
     """A form of one untitled choice: the message is the question, the property name is no heading."""
-    schema = {"type": "object", "required": ["choice"],
-              "properties": {"choice": {"type": "string", "oneOf": [{"const": "choice_0", "title": "Preview"}]}}}
+    schema = {
+        "type": "object",
+        "required": ["choice"],
+        "properties": {"choice": {"type": "string", "oneOf": [{"const": "choice_0", "title": "Preview"}]}},
+    }
     view = nbacp.FormCard("Choose a target", schema)
     assert field(view, "choice")["title"] is None
     view.pick("choice", "Preview")
@@ -397,8 +490,7 @@ def test_lone_untitled_question_has_no_heading_and_a_plain_summary() -> None:
 
 # -- after the answer -----------------------------------------------------------------------
 def test_an_answered_card_keeps_its_pure_form_readable() -> None:
-    schema = {"type": "object", "properties": {
-        "name": {"type": "string"}, "blob": {"type": "object", "title": "Blob"}}}
+    schema = {"type": "object", "properties": {"name": {"type": "string"}, "blob": {"type": "object", "title": "Blob"}}}
     view = FormCard("m", schema)
     view.fill("name", "Ann")
     assert view.accept()

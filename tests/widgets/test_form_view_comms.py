@@ -29,16 +29,37 @@ def sent_content(view: FormCard) -> dict[str, Any]:
 
 def test_every_field_typed_through_the_front_end(comms: RecordingComms) -> None:
     view = FormCard("m", every_field())
-    draft = {**view.draft, "name": "Ann", "notes": "two\nlines", "email": "ann@example.com", "code": "XYZ",
-             "day": "2024-02-29", "when": "2024-07-01T12:30:00+00:00", "count": "4", "age": "33",
-             "verbose": False, "agree": False, "mode": ["fast"]}
+    draft = {
+        **view.draft,
+        "name": "Ann",
+        "notes": "two\nlines",
+        "email": "ann@example.com",
+        "code": "XYZ",
+        "day": "2024-02-29",
+        "when": "2024-07-01T12:30:00+00:00",
+        "count": "4",
+        "age": "33",
+        "verbose": False,
+        "agree": False,
+        "mode": ["fast"],
+    }
     comms.update(view, draft=draft)
     comms.custom(view, {"event": "accept", "seq": 1, "draft": draft})
     sent = sent_content(view)
-    assert {k: sent[k] for k in ("name", "notes", "email", "code", "day", "when", "count", "age", "verbose",
-                                 "agree", "mode")} == {
-        "name": "Ann", "notes": "two\nlines", "email": "ann@example.com", "code": "XYZ", "day": "2024-02-29",
-        "when": "2024-07-01T12:30:00+00:00", "count": 4, "age": 33, "verbose": False, "agree": False,
+    assert {
+        k: sent[k]
+        for k in ("name", "notes", "email", "code", "day", "when", "count", "age", "verbose", "agree", "mode")
+    } == {
+        "name": "Ann",
+        "notes": "two\nlines",
+        "email": "ann@example.com",
+        "code": "XYZ",
+        "day": "2024-02-29",
+        "when": "2024-07-01T12:30:00+00:00",
+        "count": 4,
+        "age": 33,
+        "verbose": False,
+        "agree": False,
         "mode": "fast",
     }
     assert "site" not in sent and "blob" not in sent
@@ -63,8 +84,9 @@ def test_the_kernel_never_writes_the_draft_in_reply_to_an_action(comms: Recordin
     before = len(comms.state_updates(view))
     comms.custom(view, {"event": "accept", "seq": 1, "draft": {"question_0": [], "question_0_custom": ""}})
     replies = comms.state_updates(view)[before:]
-    assert replies == [{"errors": {"question_0": ["An answer is required: pick an option or type your own."]},
-                        "handled": 1}]  # one message: errors and handled together, no draft
+    assert replies == [
+        {"errors": {"question_0": ["An answer is required: pick an option or type your own."]}, "handled": 1}
+    ]  # one message: errors and handled together, no draft
 
 
 @pytest.mark.parametrize("pick_first", [True, False])
@@ -86,8 +108,10 @@ def test_a_refused_accept_sets_errors_and_the_next_one_answers(comms: RecordingC
     bad = {"question_0": [], "question_0_custom": "", "mail": "nope"}
     comms.custom(view, {"event": "accept", "seq": 1, "draft": bad})
     assert not view.done and view.handled == 1
-    assert view.errors == {"question_0": ["An answer is required: pick an option or type your own."],
-                           "mail": ["Must be an email address."]}
+    assert view.errors == {
+        "question_0": ["An answer is required: pick an option or type your own."],
+        "mail": ["Must be an email address."],
+    }
     comms.update(view, draft={**bad, "question_0": ["alpha"]})  # live: fixing a field clears its message
     assert view.errors == {"mail": ["Must be an email address."]}
     good = {"question_0": ["alpha"], "question_0_custom": "", "mail": "a@b.example"}
@@ -123,8 +147,18 @@ def test_two_views_the_first_accept_wins_and_a_stale_view_changes_nothing(comms:
     assert view.phase == "answered" and view.draft == {}
 
 
-@pytest.mark.parametrize("content", [None, "accept", [], {"event": 3}, {"event": "accept", "draft": "x"},
-                                     {"event": "accept", "draft": {"size": {"bad": 1}}}, {"event": "nope"}])
+@pytest.mark.parametrize(
+    "content",
+    [
+        None,
+        "accept",
+        [],
+        {"event": 3},
+        {"event": "accept", "draft": "x"},
+        {"event": "accept", "draft": {"size": {"bad": 1}}},
+        {"event": "nope"},
+    ],
+)
 def test_malformed_messages_never_answer_nor_raise(comms: RecordingComms, content: Any) -> None:
     view = FormCard("m", single_other() | {"required": ["size"]})
     comms.custom(view, content)
@@ -165,8 +199,12 @@ def hostile_schema() -> dict[str, Any]:
         "title": PAYLOAD,
         "description": PAYLOAD + " form",
         "properties": {
-            "question_0": {"type": "array", "title": PAYLOAD, "description": PAYLOAD,
-                           "items": {"anyOf": [{"const": PAYLOAD, "title": PAYLOAD, "description": PAYLOAD}]}},
+            "question_0": {
+                "type": "array",
+                "title": PAYLOAD,
+                "description": PAYLOAD,
+                "items": {"anyOf": [{"const": PAYLOAD, "title": PAYLOAD, "description": PAYLOAD}]},
+            },
             "question_0_custom": {"type": "string", "title": PAYLOAD, "description": PAYLOAD},
             "text": {"type": "string", "title": PAYLOAD, "description": PAYLOAD, "pattern": PAYLOAD},
             "flag": {"type": "boolean", "title": PAYLOAD, "default": False},
@@ -188,5 +226,8 @@ def test_agent_text_goes_to_the_page_as_plain_text_in_the_spec(comms: RecordingC
     assert choice["options"][0]["label"] == PAYLOAD  # the page renders it with textContent
     assert any(PAYLOAD in f.get("note", "") for f in spec["fields"])
     # only spec/draft/errors/summary state: no model the front end would render as HTML
-    assert not [s for s in comms.sent if s.msg_type == "comm_open"
-                and s.data["state"].get("_model_name") in ("HTMLModel", "HTMLMathModel")]
+    assert not [
+        s
+        for s in comms.sent
+        if s.msg_type == "comm_open" and s.data["state"].get("_model_name") in ("HTMLModel", "HTMLMathModel")
+    ]

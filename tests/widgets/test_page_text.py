@@ -100,8 +100,9 @@ def test_two_values_that_read_alike_stay_two_choices() -> None:
 
 def test_errors_are_keyed_by_the_page_names() -> None:
     name = "need \x00ed"
-    card = FormCard("Say", {"type": "object", "properties": {name: {"type": "string", "minLength": 3}},
-                            "required": [name]})
+    card = FormCard(
+        "Say", {"type": "object", "properties": {name: {"type": "string", "minLength": 3}}, "required": [name]}
+    )
     page_name = encodable(card)["spec"]["fields"][0]["name"]
     assert page_name == "need <U+0000>ed"
     assert not card._handle({"event": "accept", "draft": {page_name: "ab"}})
@@ -114,8 +115,10 @@ def test_errors_are_keyed_by_the_page_names() -> None:
 @pytest.mark.parametrize("kind", KINDS)
 def test_permission_and_auth_ids_come_back_exact(kind: str) -> None:
     value = VALUES[kind]
-    options = [PermissionOption(option_id=value, name="Allow", kind="allow_once"),
-               PermissionOption(option_id="no", name="Reject", kind="reject_once")]
+    options = [
+        PermissionOption(option_id=value, name="Allow", kind="allow_once"),
+        PermissionOption(option_id="no", name="Reject", kind="reject_once"),
+    ]
     card = PermissionCard(ToolCallUpdate(tool_call_id="t", title="write"), options)
     page_id = encodable(card)["spec"]["actions"][0]["data"]["option_id"]
     assert page_id == page_safe(value)
@@ -134,8 +137,11 @@ def test_permission_and_auth_ids_come_back_exact(kind: str) -> None:
 def shared_kernel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KernelHarness]:
     """One kernel for the three kinds (each test shows its own card)."""
     with start_kernel(tmp_path_factory.mktemp("page-text")) as harness:
-        harness.run(f"import sys; sys.path.insert(0, {str(TESTS)!r})\nimport nbacp\n"
-                    "from support.dirty_values_agent import VALUES, dirty_schema", timeout=60)
+        harness.run(
+            f"import sys; sys.path.insert(0, {str(TESTS)!r})\nimport nbacp\n"
+            "from support.dirty_values_agent import VALUES, dirty_schema",
+            timeout=60,
+        )
         yield harness
 
 
@@ -160,11 +166,11 @@ def test_a_card_built_directly_shows_in_a_real_kernel(shared_kernel: KernelHarne
     first, kept = state["spec"]["fields"]
     odd = next(o["value"] for o in first["options"] if o["label"] == "The odd one")
     accept(kernel, comm["comm_id"], {first["name"]: [odd], kept["name"]: state["draft"][kept["name"]]})
-    out = kernel.run(textwrap.dedent("""
+    out = kernel.run(
+        textwrap.dedent("""
         import json
         print(json.dumps(card.response.content), card.summary.encode('utf-8') is not None)
-    """))
+    """)
+    )
     content, _ = out.rsplit(" ", 1)
     assert json.loads(content) == expected_content(VALUES[kind])
-
-

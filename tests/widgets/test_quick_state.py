@@ -10,8 +10,10 @@ from nbacp.widgets.transcript.blocks import text_label
 
 SCHEMA = {
     "type": "object",
-    "properties": {"pick": {"type": "array", "items": {"anyOf": [{"const": "a", "title": "A"}, {"const": "b"}]}},
-                   "x": {"type": "string"}},
+    "properties": {
+        "pick": {"type": "array", "items": {"anyOf": [{"const": "a", "title": "A"}, {"const": "b"}]}},
+        "x": {"type": "string"},
+    },
 }
 
 
@@ -30,8 +32,9 @@ def test_a_cards_state_and_keys_are_ipywidgets_own_through_its_life() -> None:
 
 def test_a_line_is_a_label_on_the_page() -> None:
     line = text_label("Accepted: A", "nbacp-answered")
-    same = widgets.Label(value=line.value, _dom_classes=line._dom_classes, layout=shared.layout(),
-                         style=shared.label_style())
+    same = widgets.Label(
+        value=line.value, _dom_classes=line._dom_classes, layout=shared.layout(), style=shared.label_style()
+    )
     assert isinstance(line, widgets.Label) and line.keys == same.keys
     assert line.get_state() == same.get_state()
     assert line.get_state()["layout"] == "IPY_MODEL_" + shared.layout().model_id

@@ -21,9 +21,7 @@ def tool(kind: str, call: str, **fields: Any) -> Any:
 
 
 def headers(view: Transcript) -> list[str]:
-    return [
-        w.value for w in walk(view) if isinstance(w, widgets.Label) and "nbacp-tool-header" in w._dom_classes
-    ]
+    return [w.value for w in walk(view) if isinstance(w, widgets.Label) and "nbacp-tool-header" in w._dom_classes]
 
 
 def test_unfinished_calls_show_cancelled_and_stay_so() -> None:

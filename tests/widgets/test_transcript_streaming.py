@@ -164,8 +164,11 @@ def test_a_seal_resends_a_bounded_number_of_ids(comms: RecordingComms) -> None:
         if i % 5 == 0:
             t.flush()
     t.flush()
-    sent = [len(m.data["state"]["children"]) for m in comms.sent
-            if m.msg_type == "comm_msg" and "children" in m.data.get("state", {})]
+    sent = [
+        len(m.data["state"]["children"])
+        for m in comms.sent
+        if m.msg_type == "comm_msg" and "children" in m.data.get("state", {})
+    ]
     message = next(w for w in walk(t) if isinstance(w, widgets.VBox) and "nbacp-agent" in w._dom_classes)
     groups = len(message.children) - 1
     assert groups > 10  # more than ten groups of sealed pieces
@@ -197,7 +200,10 @@ def test_adding_a_card_resends_a_bounded_number_of_ids(comms: RecordingComms) ->
     cards = [widgets.Button(description=f"card {i}") for i in range(300)]
     for card in cards:
         t.add_card(card)
-    sent = [len(m.data["state"]["children"]) for m in comms.sent[before:]
-            if m.msg_type == "comm_msg" and "children" in m.data.get("state", {})]
+    sent = [
+        len(m.data["state"]["children"])
+        for m in comms.sent[before:]
+        if m.msg_type == "comm_msg" and "children" in m.data.get("state", {})
+    ]
     assert max(sent) <= PAGE and sum(sent) < 300 * (PAGE / 2 + 2)
     assert list(t.shown)[2:] == cards  # the style carrier and the prompt come first

@@ -21,8 +21,9 @@ def announce(child: str, title: str) -> dict[str, Any]:
 
 def chunk(text: str, tool: str | None = None) -> schema.AgentMessageChunk:
     meta = {"claudeCode": {"parentToolUseId": tool}} if tool else None
-    return schema.AgentMessageChunk(session_update="agent_message_chunk", field_meta=meta,
-                                    content=schema.TextContentBlock(type="text", text=text))
+    return schema.AgentMessageChunk(
+        session_update="agent_message_chunk", field_meta=meta, content=schema.TextContentBlock(type="text", text=text)
+    )
 
 
 def call(call_id: str, title: str) -> schema.ToolCallStart:

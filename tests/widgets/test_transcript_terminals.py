@@ -16,16 +16,20 @@ from nbacp.widgets.transcript.terminals import SHOWN_CHARS
 
 def start(call_id: str) -> schema.ToolCallStart:
     return schema.ToolCallStart(
-        session_update="tool_call", tool_call_id=call_id, title="for i in 1 2; do echo tick $i; done",
-        kind="execute", status="in_progress",
+        session_update="tool_call",
+        tool_call_id=call_id,
+        title="for i in 1 2; do echo tick $i; done",
+        kind="execute",
+        status="in_progress",
         content=[schema.TerminalToolCallContent(type="terminal", terminal_id=call_id)],
         field_meta={"terminal_info": {"terminal_id": call_id, "cwd": "/p"}},
     )
 
 
 def progress(call_id: str, meta: dict[str, Any], status: Any = None) -> schema.ToolCallProgress:
-    return schema.ToolCallProgress(session_update="tool_call_update", tool_call_id=call_id, status=status,
-                                   field_meta=meta)
+    return schema.ToolCallProgress(
+        session_update="tool_call_update", tool_call_id=call_id, status=status, field_meta=meta
+    )
 
 
 def test_codex_deltas_stream_into_the_tool_call_and_the_exit_ends_it() -> None:
@@ -34,8 +38,7 @@ def test_codex_deltas_stream_into_the_tool_call_and_the_exit_ends_it() -> None:
     view.add(progress("call_1", {"terminal_output_delta": {"terminal_id": "call_1", "data": "tick 1\n"}}))
     assert view.terminal_shown("call_1") == "tick 1\n"
     view.add(progress("call_1", {"terminal_output_delta": {"terminal_id": "call_1", "data": "tick 2\n"}}))
-    view.add(progress("call_1", {"terminal_exit": {"terminal_id": "call_1", "exit_code": 3, "signal": None}},
-                      "failed"))
+    view.add(progress("call_1", {"terminal_exit": {"terminal_id": "call_1", "exit_code": 3, "signal": None}}, "failed"))
     assert view.terminal_shown("call_1") == "tick 1\ntick 2\n[exit code 3]"
     view.flush()
     texts = [getattr(w, "value", "") for w in _walk(view)]
@@ -64,8 +67,16 @@ def test_a_flood_of_deltas_keeps_only_the_end() -> None:
 def test_malformed_display_meta_is_ignored() -> None:
     view = Transcript("run")
     view.add(start("c"))
-    view.add(progress("c", {"terminal_output_delta": {"terminal_id": 5, "data": "x"},
-                            "terminal_output": "nonsense", "terminal_exit": {"terminal_id": "c", "exit_code": "0"}}))
+    view.add(
+        progress(
+            "c",
+            {
+                "terminal_output_delta": {"terminal_id": 5, "data": "x"},
+                "terminal_output": "nonsense",
+                "terminal_exit": {"terminal_id": "c", "exit_code": "0"},
+            },
+        )
+    )
     assert view.terminal_shown("c") == "[ended]"
 
 

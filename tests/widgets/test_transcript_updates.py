@@ -335,8 +335,20 @@ def test_an_untitled_tool_call_is_headed_by_its_name() -> None:
     start = wire({"sessionUpdate": "tool_call", "toolCallId": "toolu_1", "title": "", "kind": "other"})
     t.add(with_tool_name(start, "NotebookEdit"))
     t.add(wire({"sessionUpdate": "tool_call_update", "toolCallId": "toolu_1", "status": "completed"}))
-    t.add(with_tool_name(wire({"sessionUpdate": "tool_call", "toolCallId": "toolu_2", "title": "Read a.csv",
-                               "kind": "read", "status": "completed"}), "Read"))
+    t.add(
+        with_tool_name(
+            wire(
+                {
+                    "sessionUpdate": "tool_call",
+                    "toolCallId": "toolu_2",
+                    "title": "Read a.csv",
+                    "kind": "read",
+                    "status": "completed",
+                }
+            ),
+            "Read",
+        )
+    )
     t.finish("end_turn")
     shown = labels(t)
     assert any(label.startswith("✓ NotebookEdit · other") for label in shown), shown

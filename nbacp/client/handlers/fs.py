@@ -62,8 +62,9 @@ class Files:
         self.roots = roots
         self.surfaces = surfaces
 
-    async def read_text_file(self, session_id: str, path: str, line: int | None, limit: int | None
-                             ) -> ReadTextFileResponse:
+    async def read_text_file(
+        self, session_id: str, path: str, line: int | None, limit: int | None
+    ) -> ReadTextFileResponse:
         roots = self.roots.of(session_id, "fs/read_text_file", self.read)
         text = await asyncio.to_thread(files.read_text, path, roots, line, limit)
         return ReadTextFileResponse(content=text)

@@ -49,8 +49,13 @@ card's own methods (pick/fill/accept, choose, open...) or leaves it for a person
 class Questions:
     """The open cards of one connection, by session and by the request each answers."""
 
-    def __init__(self, surfaces: Surfaces, answers: AnswerPolicy | None, agent_name: str | None,
-                 subagents: Subagents | None = None) -> None:
+    def __init__(
+        self,
+        surfaces: Surfaces,
+        answers: AnswerPolicy | None,
+        agent_name: str | None,
+        subagents: Subagents | None = None,
+    ) -> None:
         self.surfaces = surfaces
         self.subagents = subagents or Subagents()
         self.answers = answers
@@ -96,11 +101,17 @@ class Questions:
         if isinstance(card, widgets.UrlConsentCard):  # unknown or repeated ids are ignored, as the spec requires
             card.complete()
 
-    async def request_permission(self, session_id: str, tool_call: ToolCallUpdate,
-                                 options: list[PermissionOption]) -> dict[str, Any]:
+    async def request_permission(
+        self, session_id: str, tool_call: ToolCallUpdate, options: list[PermissionOption]
+    ) -> dict[str, Any]:
         tool_call = sdk_compat.with_tool_name(tool_call, raw_tap.current_tool_name())
-        card = widgets.PermissionCard(tool_call, options, agent=self._who(session_id),
-                                      warning=await self._notebook_warning(session_id, tool_call), opened=False)
+        card = widgets.PermissionCard(
+            tool_call,
+            options,
+            agent=self._who(session_id),
+            warning=await self._notebook_warning(session_id, tool_call),
+            opened=False,
+        )
         title = tool_call.title or sdk_compat.tool_name(tool_call) or tool_call.tool_call_id
         return await self._reply(session_id, card, "permission", title)
 
@@ -144,8 +155,14 @@ class Questions:
         return reply.wire(response)
 
     async def ask_card(
-        self, session_id: str | None, card: Card[Any], kind: str, question: str, *,
-        surface: Surface | None = None, reply: Reply | None = None,
+        self,
+        session_id: str | None,
+        card: Card[Any],
+        kind: str,
+        question: str,
+        *,
+        surface: Surface | None = None,
+        reply: Reply | None = None,
     ) -> Any:
         """Show ``card`` (in ``surface``, else the session's turn or the inbox), offer it to the
         policy, await it. An answer too large for one message of the transport is refused on the card."""

@@ -33,9 +33,15 @@ class TerminalHandlers:
         self.surfaces = surfaces
         self.terminals = Terminals(self._changed)
 
-    async def create_terminal(self, session_id: str, command: str, args: list[str] | None,
-                              env: list[EnvVariable] | None, cwd: str | None, output_byte_limit: int | None
-                              ) -> CreateTerminalResponse:
+    async def create_terminal(
+        self,
+        session_id: str,
+        command: str,
+        args: list[str] | None,
+        env: list[EnvVariable] | None,
+        cwd: str | None,
+        output_byte_limit: int | None,
+    ) -> CreateTerminalResponse:
         roots = self.roots.of(session_id, "terminal/create", self.enabled)
         terminal = await self.terminals.create(session_id, command, args, env, cwd, output_byte_limit, roots, roots[0])
         return CreateTerminalResponse(terminal_id=terminal.id)

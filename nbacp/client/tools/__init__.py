@@ -86,6 +86,6 @@ def kernel_tools(
     """
     if notebook is Default.OPEN_NOTEBOOK:
         notebook = OpenNotebook() if versions.running_in_kernel() else None
-    return KernelTools(max_rows=max_rows, max_output=max_output, max_images=max_images, namespace=namespace,
-                       notebook=notebook)
-
+    return KernelTools(
+        max_rows=max_rows, max_output=max_output, max_images=max_images, namespace=namespace, notebook=notebook
+    )

@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from nbacp.client.notebook_client import NotebookClient
 
 
-
 class McpServing(Protocol):
     """What a link needs of the kernel's tool server (``server.KernelToolServer``): its low-level MCP server."""
 
@@ -116,8 +115,9 @@ class McpLink:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending[request_id] = future
         try:
-            await self._send.send(SessionMessage(JSONRPCRequest(jsonrpc="2.0", id=request_id, method=method,
-                                                                params=params)))
+            await self._send.send(
+                SessionMessage(JSONRPCRequest(jsonrpc="2.0", id=request_id, method=method, params=params))
+            )
             answer = await future
         except asyncio.CancelledError:
             self._pending.pop(request_id, None)
@@ -141,8 +141,9 @@ class McpLink:
         self.closed = True
         for future in self._pending.values():
             if not future.done():
-                future.set_exception(RequestError.internal_error(
-                    {"details": "The MCP connection closed before the server answered."}))
+                future.set_exception(
+                    RequestError.internal_error({"details": "The MCP connection closed before the server answered."})
+                )
         self._pending.clear()
         for task in self._tasks:
             task.cancel()
@@ -174,12 +175,20 @@ class AcpMcpHost:
             server_id = ConnectMcpRequest.model_validate(params).server_id
             server = self.servers.get(server_id)
             if server is None:
-                raise RequestError.invalid_params({"details": f"Unknown MCP server id {server_id!r}: this "
-                                                   "client offered no such ACP-transport MCP server."})
+                raise RequestError.invalid_params(
+                    {
+                        "details": f"Unknown MCP server id {server_id!r}: this "
+                        "client offered no such ACP-transport MCP server."
+                    }
+                )
             if len(self.links) >= MAX_LINKS:
-                raise RequestError.invalid_params({"details": f"Over the size budget: {len(self.links)} MCP "
-                                                   f"connections are open, the most one ACP connection may "
-                                                   "hold; send mcp/disconnect for one first."})
+                raise RequestError.invalid_params(
+                    {
+                        "details": f"Over the size budget: {len(self.links)} MCP "
+                        f"connections are open, the most one ACP connection may "
+                        "hold; send mcp/disconnect for one first."
+                    }
+                )
             link = McpLink(server)
             await link.start()
             connection_id = f"nbacp-mcp-{secrets.token_hex(8)}"
@@ -201,6 +210,7 @@ class AcpMcpHost:
     def _link(self, connection_id: str) -> McpLink:
         link = self.links.get(connection_id)
         if link is None:
-            raise RequestError.invalid_params({"details": f"Unknown MCP connection id {connection_id!r} "
-                                               "(never connected, or already disconnected)."})
+            raise RequestError.invalid_params(
+                {"details": f"Unknown MCP connection id {connection_id!r} (never connected, or already disconnected)."}
+            )
         return link

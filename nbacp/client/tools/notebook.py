@@ -54,10 +54,12 @@ EDIT_TOOL: dict[str, Any] = {
             "notebook_path": {"type": "string", "description": "the notebook's path (as notebook_read gives it)"},
             "cell_id": {"type": "string", "description": "the cell to replace or delete, or to insert after"},
             "new_source": {"type": "string", "description": "the new cell's source (not needed for delete)"},
-            "cell_type": {"type": "string", "enum": ["code", "markdown"],
-                          "description": "the cell's type (insert: default code; replace: default unchanged)"},
-            "edit_mode": {"type": "string", "enum": ["replace", "insert", "delete"],
-                          "description": "default replace"},
+            "cell_type": {
+                "type": "string",
+                "enum": ["code", "markdown"],
+                "description": "the cell's type (insert: default code; replace: default unchanged)",
+            },
+            "edit_mode": {"type": "string", "enum": ["replace", "insert", "delete"], "description": "default replace"},
         },
         "required": ["notebook_path"],
     },
@@ -101,12 +103,14 @@ class NotebookTools:
         if view is not None and not same_notebook(str(args["notebook_path"]), view.path):
             raise _NotApplied(
                 f"Edits go only to the notebook the prompt came from, {view.path!r}, not "
-                f"{args['notebook_path']!r}. Nothing was applied.")
+                f"{args['notebook_path']!r}. Nothing was applied."
+            )
         target = _target(view, mode, cell_id) if view is not None else None
         if view is not None and mode != "insert" and cell_id == view.prompt_cell_id:
             raise _NotApplied(
                 f"Cell {cell_id} holds the person's running prompt: it cannot be "
-                f"{'deleted' if mode == 'delete' else 'replaced'}. Insert a new cell instead. Nothing was applied.")
+                f"{'deleted' if mode == 'delete' else 'replaced'}. Insert a new cell instead. Nothing was applied."
+            )
         if view is None:  # the fallback places a new cell below the prompt cell, whatever was asked
             question = "notebook_edit: insert a new cell (below the prompt cell, where the front end allows)"
         else:
@@ -115,27 +119,49 @@ class NotebookTools:
         if mode != "insert":
             assert target is not None and cell_id is not None
             if cell_id not in self.read_sources:
-                raise _NotApplied(
-                    f"Read cell {cell_id} with notebook_read before changing it. Nothing was applied.")
+                raise _NotApplied(f"Read cell {cell_id} with notebook_read before changing it. Nothing was applied.")
             expected = self.read_sources[cell_id]
             if target.source != expected:
                 value = {"outcome": "stale", "cell_id": cell_id, "diff": diff_text(expected, source)}
-                return self._done(stale_text(cell_id, "the person changed it"), applied=False,
-                                  question=question, action="decline", value=value)
+                return self._done(
+                    stale_text(cell_id, "the person changed it"),
+                    applied=False,
+                    question=question,
+                    action="decline",
+                    value=value,
+                )
         kind: CellType = cell_type or (target.cell_type if target is not None and mode == "replace" else "code")
         placement = "" if view is not None else "where this notebook's front end puts it (below)"
         proposal = Proposal(mode, kind, cell_id, expected or "", source if mode != "delete" else "", placement)
         path = view.path if view is not None else str(args["notebook_path"])
-        card = ReviewCard(proposal, agent=self.client.questions.agent_name, path=path,
-                          live=self.link.live, why_not_live=self.link.why_not_live, group=self.group)
+        card = ReviewCard(
+            proposal,
+            agent=self.client.questions.agent_name,
+            path=path,
+            live=self.link.live,
+            why_not_live=self.link.why_not_live,
+            group=self.group,
+        )
         answer = await self.client.questions.ask_card(self.session_id, card, "review", question)
         if answer.action != "accept":
-            why = ("Rejected by the person" if answer.action == "reject"
-                   else "Not applied: the review card closed without an answer (the turn ended)")
-            proposed: dict[str, Any] = {"outcome": answer.action, "cell_id": None,
-                                        "diff": diff_text(expected or "", source)}
-            return self._done(f"{why}; nothing was changed.", applied=False, card=card, question=question,
-                              action="decline" if answer.action == "reject" else "cancel", value=proposed)
+            why = (
+                "Rejected by the person"
+                if answer.action == "reject"
+                else "Not applied: the review card closed without an answer (the turn ended)"
+            )
+            proposed: dict[str, Any] = {
+                "outcome": answer.action,
+                "cell_id": None,
+                "diff": diff_text(expected or "", source),
+            }
+            return self._done(
+                f"{why}; nothing was changed.",
+                applied=False,
+                card=card,
+                question=question,
+                action="decline" if answer.action == "reject" else "cancel",
+                value=proposed,
+            )
         edit = CellEdit(mode, cell_id, answer.source or "", kind, expected, run=answer.run)
         try:
             result = await self.link.apply(edit)
@@ -148,9 +174,15 @@ class NotebookTools:
         diff = diff_text(expected or "", result.source if result.source is not None else edit.source)
         if result.outcome != "applied" and mode != "delete":  # the person's version stays on the card to copy
             card.finish(line, copy=edit.source)
-        return self._done(text, applied=result.outcome == "applied", card=card, question=question, line=line,
-                          action="accept", value={"outcome": result.outcome, "cell_id": result.cell_id,
-                                                  "edited": answer.edited, "diff": diff})
+        return self._done(
+            text,
+            applied=result.outcome == "applied",
+            card=card,
+            question=question,
+            line=line,
+            action="accept",
+            value={"outcome": result.outcome, "cell_id": result.cell_id, "edited": answer.edited, "diff": diff},
+        )
 
     def _outcome(self, edit: CellEdit, result: EditResult, *, edited: bool) -> tuple[str, str]:
         """(the text the agent gets, the card's and the record's one line)."""
@@ -185,8 +217,17 @@ class NotebookTools:
             line = line[:-1] + ", and run."
         return text, line
 
-    def _done(self, text: str, *, applied: bool, card: ReviewCard | None = None, question: str = "",
-              action: str = "", value: Any = None, line: str | None = None) -> tuple[str, bool]:
+    def _done(
+        self,
+        text: str,
+        *,
+        applied: bool,
+        card: ReviewCard | None = None,
+        question: str = "",
+        action: str = "",
+        value: Any = None,
+        line: str | None = None,
+    ) -> tuple[str, bool]:
         """The outcome, once: on the card (its summary), in the record, to the agent."""
         self.outcomes.append(text)
         line = line if line is not None else text.split("\n", 1)[0]
@@ -215,8 +256,10 @@ def _edit_args(args: dict[str, Any]) -> tuple[EditMode, str | None, str, CellTyp
         raise _NotApplied("The argument 'notebook_path' is required (the notebook notebook_read names).")
     unknown = sorted(set(args) - set(EDIT_TOOL["inputSchema"]["properties"]))
     if {"cell_number", "index", "cell_index"} & set(unknown):
-        raise _NotApplied("Cells are addressed by cell_id (from notebook_read), never by index: an index "
-                          "moves when the person edits meanwhile. Nothing was applied.")
+        raise _NotApplied(
+            "Cells are addressed by cell_id (from notebook_read), never by index: an index "
+            "moves when the person edits meanwhile. Nothing was applied."
+        )
     if unknown:
         raise _NotApplied(f"Unknown argument(s) {', '.join(map(repr, unknown))}; nothing was applied.")
     mode = args.get("edit_mode") or "replace"
@@ -245,11 +288,13 @@ def _target(view: NotebookView, mode: str, cell_id: str | None) -> Cell | None:
     found = [cell for cell in view.cells if cell.id == cell_id]
     if not found:
         raise _NotApplied(
-            f"No cell has the id {cell_id!r} in {view.path} (notebook_read lists the ids). Nothing was applied.")
+            f"No cell has the id {cell_id!r} in {view.path} (notebook_read lists the ids). Nothing was applied."
+        )
     if len(found) > 1:
         raise _NotApplied(
             f"{len(found)} cells have the id {cell_id!r} in {view.path}: which one is meant is not sure. "
-            "Nothing was applied.")
+            "Nothing was applied."
+        )
     return found[0]
 
 
@@ -260,13 +305,18 @@ def same_notebook(given: str, path: str) -> bool:
     if not given.strip("/"):
         return False
     relative = not given.startswith("/") and not given.startswith("../")
-    return given.strip("/") == path or given.endswith("/" + path) or (
-        relative and ("/" + path).endswith("/" + given.removeprefix("./")))
+    return (
+        given.strip("/") == path
+        or given.endswith("/" + path)
+        or (relative and ("/" + path).endswith("/" + given.removeprefix("./")))
+    )
 
 
 def stale_text(cell_id: str, why: str) -> str:
-    return (f"Stale: cell {cell_id} changed since you read it ({why}); nothing was applied. "
-            "Read the notebook again with notebook_read and propose again.")
+    return (
+        f"Stale: cell {cell_id} changed since you read it ({why}); nothing was applied. "
+        "Read the notebook again with notebook_read and propose again."
+    )
 
 
 def render_view(view: NotebookView, *, limit: int = MAX_READ) -> str:
@@ -290,8 +340,11 @@ def render_view(view: NotebookView, *, limit: int = MAX_READ) -> str:
                 row["outputs"] = _cut(cell.outputs, MAX_CELL_OUTPUTS)
             used += len(row["source"]) + len(row.get("outputs", ""))
         cells.append(row)
-    return json.dumps({"notebook_path": view.path, "prompt_cell_id": view.prompt_cell_id, "cells": cells},
-                      ensure_ascii=False, indent=1)
+    return json.dumps(
+        {"notebook_path": view.path, "prompt_cell_id": view.prompt_cell_id, "cells": cells},
+        ensure_ascii=False,
+        indent=1,
+    )
 
 
 def _cut(text: str, limit: int) -> str:

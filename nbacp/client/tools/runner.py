@@ -100,6 +100,10 @@ def run_code(code: str, namespace: dict[str, Any], *, max_images: int = MAX_IMAG
 def _traceback(exc: BaseException) -> str:
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == FILENAME]
     lines = traceback.format_list(frames) if frames else []
-    return "Traceback (most recent call last):\n" + "".join(lines) + "".join(
-        traceback.format_exception_only(type(exc), exc)
-    ) if lines else "".join(traceback.format_exception_only(type(exc), exc))
+    return (
+        "Traceback (most recent call last):\n"
+        + "".join(lines)
+        + "".join(traceback.format_exception_only(type(exc), exc))
+        if lines
+        else "".join(traceback.format_exception_only(type(exc), exc))
+    )

@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from nbacp.kernel.notebook_edits import NotebookLink
 
 
-
 class ToolBounds(Protocol):
     """What a server reads of its ``KernelTools`` (the package's spec): the bounds and the namespace."""
 
@@ -125,8 +124,13 @@ def require_bearer(app: ASGIApp, token: str) -> ASGIApp:
         if scope["type"] == "http":
             given = dict(scope.get("headers", ())).get(b"authorization", b"")
             if not hmac.compare_digest(given, expected):
-                await send({"type": "http.response.start", "status": 401, "headers": [
-                    (b"content-type", b"text/plain; charset=utf-8"), (b"www-authenticate", b"Bearer")]})
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 401,
+                        "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"www-authenticate", b"Bearer")],
+                    }
+                )
                 await send({"type": "http.response.body", "body": b"missing or wrong bearer token\n"})
                 return
         await app(scope, receive, send)
@@ -170,16 +174,24 @@ class KernelToolServer:
         return self._http_entry()
 
     def _http_entry(self) -> HttpMcpServer:
-        return HttpMcpServer(type="http", name=SERVER_NAME, url=self.url,
-                             headers=[HttpHeader(name="Authorization", value=f"Bearer {self.token}")])
+        return HttpMcpServer(
+            type="http",
+            name=SERVER_NAME,
+            url=self.url,
+            headers=[HttpHeader(name="Authorization", value=f"Bearer {self.token}")],
+        )
 
     def mcp_server(self) -> Any:
         """The low-level mcp Server both transports serve (built once per session)."""
         if self._mcp is None:
             from mcp.server.lowlevel import Server
 
-            self._mcp = Server(SERVER_NAME, on_list_tools=self._list_tools, on_call_tool=self._call_tool,
-                               instructions="Tools for the person's Jupyter notebook (nbacp).")
+            self._mcp = Server(
+                SERVER_NAME,
+                on_list_tools=self._list_tools,
+                on_call_tool=self._call_tool,
+                instructions="Tools for the person's Jupyter notebook (nbacp).",
+            )
         return self._mcp
 
     def start_acp(self, host: AcpMcpHost) -> AcpMcpServer:

@@ -45,9 +45,7 @@ def list_variables(namespace: dict[str, Any], *, limit: int = MAX_VARIABLES) -> 
     return "\n".join(lines) if lines else "(the namespace has no variables yet)"
 
 
-def describe(
-    namespace: dict[str, Any], name: str, *, max_rows: int = MAX_ROWS, max_chars: int = MAX_CHARS
-) -> str:
+def describe(namespace: dict[str, Any], name: str, *, max_rows: int = MAX_ROWS, max_chars: int = MAX_CHARS) -> str:
     """Schema, dtypes and a bounded head for a DataFrame; type, shape, dtype and a short repr otherwise."""
     if name not in namespace or name not in public_names(namespace):
         raise KeyError(f"No variable named {name!r} in the notebook.")

@@ -137,7 +137,7 @@ def _cut_values(option: dict[str, Any], limit: int, what: str) -> str:
         else:
             left -= 1
         if left <= 0 and index + 1 < len(values):
-            del values[index + 1:]
+            del values[index + 1 :]
             cut = True
             break
     return f"the agent listed more than {limit:,} {what}; the first {limit:,} are kept" if cut else ""
@@ -224,6 +224,7 @@ ENVELOPE_BYTES = 256
 
 def outgoing_size(value: Any) -> int:
     """Bytes of ``value`` (pydantic models, lists of them, plain JSON) as the SDK writes it, plus the envelope."""
+
     def plain(item: Any) -> Any:
         dump = getattr(item, "model_dump", None)
         if dump is not None:

@@ -20,6 +20,7 @@ from nbacp.render.safe_text import comm_safe
 log = logging.getLogger(__name__)
 _CURRENT_LOG: contextvars.ContextVar[ConnectionLog | None] = contextvars.ContextVar("nbacp_log", default=None)
 
+
 def _package_dirs(*names: str) -> tuple[str, ...]:
     """The folders of the installed packages among ``names`` (acpremote is optional), never importing them."""
     dirs: list[str] = []

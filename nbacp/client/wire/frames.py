@@ -36,7 +36,7 @@ from nbacp.client.wire.sdk_connection import NdjsonTransport
 _ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")')
 MAX_LINE_BYTES = 16 * 1024 * 1024
 """The longest line read from a stdio agent (the websocket's default message bound, too)."""
-_HEAD = re.compile(rb'^\s*\{[^{\[]*')  # the top-level object up to its first nested value
+_HEAD = re.compile(rb"^\s*\{[^{\[]*")  # the top-level object up to its first nested value
 
 
 class LineTransport(Protocol):

@@ -270,8 +270,9 @@ def _unknown_update(exc: ValidationError, params: Any) -> bool:
     if not isinstance(update, dict) or not isinstance(update.get("sessionUpdate"), str):
         return False
     errors = exc.errors(include_url=False, include_context=False, include_input=False)
-    return bool(errors) and all(e.get("type") == "union_tag_invalid" and tuple(e.get("loc", ())) == ("update",)
-                                for e in errors)
+    return bool(errors) and all(
+        e.get("type") == "union_tag_invalid" and tuple(e.get("loc", ())) == ("update",) for e in errors
+    )
 
 
 def _usable_id(value: Any) -> bool:

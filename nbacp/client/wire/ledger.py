@@ -72,8 +72,10 @@ class TextLedger:
         del self._original[stand_in]
         self._changed -= stand_in != oldest
         if self._note is not None:
-            self._note(f"More than {MAX_ENTRIES} values from the agent held broken characters; "
-                       "an answer naming one of the oldest is sent as shown")
+            self._note(
+                f"More than {MAX_ENTRIES} values from the agent held broken characters; "
+                "an answer naming one of the oldest is sent as shown"
+            )
             self._note = None  # once per connection
 
     def restore(self, value: Any) -> Any:

@@ -128,7 +128,7 @@ async def stderr_after_failure(connection: Any) -> AgentProcess | None:
 
 
 def exit_note(connection: Any) -> str:
-    """" The agent process exited with code 7; its stderr ends with: ..." for a lost connection, or ""."""
+    """ " The agent process exited with code 7; its stderr ends with: ..." for a lost connection, or ""."""
     agent: AgentProcess | None = getattr(connection, "process", None)
     if agent is None or agent.returncode is None:
         return ""

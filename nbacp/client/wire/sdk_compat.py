@@ -128,12 +128,22 @@ def json_copy(value: Any) -> Any:
     if isinstance(value, list):
         return [json_copy(v) for v in value]
     return value
+
+
 # -- tool call names (schema 1.22) ---------------------------------------------------------
 def _named(base: type[Any]) -> type[Any]:
     if "name" in base.model_fields:
         return base
-    return type(base.__name__, (base,), {"__annotations__": {"name": str | None}, "name": None,
-                                         "__module__": __name__, "__qualname__": base.__qualname__})
+    return type(
+        base.__name__,
+        (base,),
+        {
+            "__annotations__": {"name": str | None},
+            "name": None,
+            "__module__": __name__,
+            "__qualname__": base.__qualname__,
+        },
+    )
 
 
 _NAMED = {base: _named(base) for base in (schema.ToolCallStart, schema.ToolCallProgress, schema.ToolCallUpdate)}

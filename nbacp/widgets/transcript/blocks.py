@@ -25,8 +25,12 @@ from nbacp.widgets.transcript import describe
 def text_label(text: str, css: str) -> Line:
     """Plain text (a text node, not typeset); classes given at creation cost no extra sync, and
     the shared layout and style make a line ONE model, not three (nbacp.widgets.shared)."""
-    return Line(value=safe_text(text), _dom_classes=(*NO_TYPESET_CLASSES, css),
-                layout=shared.layout(), style=shared.label_style())
+    return Line(
+        value=safe_text(text),
+        _dom_classes=(*NO_TYPESET_CLASSES, css),
+        layout=shared.layout(),
+        style=shared.label_style(),
+    )
 
 
 def html_view(sanitized: str) -> widgets.HTML:

@@ -45,8 +45,13 @@ def wire_shape(update: schema.ToolCallStart | schema.ToolCallProgress) -> dict[s
 def written_call(number: int, edit: schema.FileEditToolCallContent) -> schema.ToolCallStart:
     """A file the client wrote for the agent, as the completed edit tool call the record lists."""
     return schema.ToolCallStart(
-        session_update="tool_call", tool_call_id=f"nbacp-write-{number}", title="fs/write_text_file",
-        kind="edit", status="completed", content=[edit], locations=[schema.ToolCallLocation(path=edit.path)],
+        session_update="tool_call",
+        tool_call_id=f"nbacp-write-{number}",
+        title="fs/write_text_file",
+        kind="edit",
+        status="completed",
+        content=[edit],
+        locations=[schema.ToolCallLocation(path=edit.path)],
     )
 
 

@@ -29,10 +29,16 @@ from nbacp.render.turn_events import (
 from nbacp.widgets.transcript.blocks import Block, LineBlock, html_view, text_label
 from nbacp.widgets.transcript.frames import Frames
 
-NEW_KINDS = frozenset({
-    "notice", "compaction_update", "compaction_summary_chunk",
-    "subagent_update", "session_message", "session_message_chunk",
-})
+NEW_KINDS = frozenset(
+    {
+        "notice",
+        "compaction_update",
+        "compaction_summary_chunk",
+        "subagent_update",
+        "session_message",
+        "session_message_chunk",
+    }
+)
 """The update kinds read here as raw JSON."""
 
 

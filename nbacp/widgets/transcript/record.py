@@ -88,18 +88,21 @@ class TurnRecord:
 
     def markdown(self) -> str:
         """The static, widget-free record (inert markdown, see nbacp.render.turn_record_text)."""
-        return record_markdown(self.prompt, self.agent_text.value, self.answers, self.stop_reason, self.activity,
-                           self.events)
+        return record_markdown(
+            self.prompt, self.agent_text.value, self.answers, self.stop_reason, self.activity, self.events
+        )
 
     def text(self) -> str:
         """The record as plain text (``text/plain``: nbval, terminals)."""
-        return record_text(self.prompt, self.agent_text.value, self.answers, self.stop_reason, self.activity,
-                           self.events)
+        return record_text(
+            self.prompt, self.agent_text.value, self.answers, self.stop_reason, self.activity, self.events
+        )
 
     def html(self) -> str:
         """The record as HTML (what a saved notebook shows; docs/record.md)."""
-        return record_html(self.prompt, self.agent_text.value, self.answers, self.stop_reason, self.activity,
-                           self.events)
+        return record_html(
+            self.prompt, self.agent_text.value, self.answers, self.stop_reason, self.activity, self.events
+        )
 
     def notes(self, title: str, lines: list[str]) -> tuple[str, str] | None:
         """(text, HTML) of what a view outside any turn (the inbox) holds beside its ``lines``,

@@ -86,8 +86,9 @@ class ChildBlock(Block):
         if self.widget is None:
             self._description = text_label("", "nbacp-subagent-description")
             inner = widgets.VBox(children=(self._description, self.host))
-            self.widget = widgets.Accordion(children=(inner,), titles=(heading,), selected_index=0,
-                                            _dom_classes=("nbacp-subagent",))
+            self.widget = widgets.Accordion(
+                children=(inner,), titles=(heading,), selected_index=0, _dom_classes=("nbacp-subagent",)
+            )
             self._title = heading
         assert isinstance(self.widget, widgets.Accordion) and self._description is not None
         if heading != self._title:
@@ -107,8 +108,9 @@ class ChildBlock(Block):
 class Subagents:
     """The subagent blocks of one turn, and what routes to them."""
 
-    def __init__(self, frames: Frames, parent: Dispatch, events: TurnEvents, seal_at: int,
-                 flush: Callable[[], None]) -> None:
+    def __init__(
+        self, frames: Frames, parent: Dispatch, events: TurnEvents, seal_at: int, flush: Callable[[], None]
+    ) -> None:
         self.frames = frames
         self.parent = parent
         self.events = events

@@ -55,8 +55,7 @@ class Terminals:
         self.shown: dict[str, str] = {}  # what each terminal's tool calls show (TerminalText.shown)
         self._texts: dict[str, TerminalText] = {}
 
-    def output(self, terminal_id: str, output: str, *, exit_status: ExitStatus | None = None,
-               omitted: int = 0) -> str:
+    def output(self, terminal_id: str, output: str, *, exit_status: ExitStatus | None = None, omitted: int = 0) -> str:
         """A client-side terminal's output: ``output`` is its end, after ``omitted`` earlier bytes
         (not kept, or not handed over). Returns what the turn now shows of it."""
         text = self._text(terminal_id)

@@ -64,8 +64,14 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         # the instance, as tests and benchmarks do to time frames, sees every frame)
         self._frames = Frames(self, frame, due=lambda: self.flush())
         self._terminals = Terminals()
-        self._dispatch = Dispatch(self._frames, self._record, self._terminals, seal_at=seal_at,
-                                  agent_labelled=not prompt, session_facts=session_facts)
+        self._dispatch = Dispatch(
+            self._frames,
+            self._record,
+            self._terminals,
+            seal_at=seal_at,
+            agent_labelled=not prompt,
+            session_facts=session_facts,
+        )
         self._subagents = Subagents(self._frames, self._dispatch, self._record.events, seal_at, lambda: self.flush())
         self._frames.append(CardBlock(card_style()))  # the page CSS (long words wrap)
         self._frames.append(CardBlock(_header(prompt)))
@@ -242,8 +248,9 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         """
         self.flush()
         self._frames.stop()
-        record = widgets.HTML(value=html, layout=shared.layout(),
-                              _dom_classes=(*NO_TYPESET_CLASSES, "nbacp-ended-record"))
+        record = widgets.HTML(
+            value=html, layout=shared.layout(), _dom_classes=(*NO_TYPESET_CLASSES, "nbacp-ended-record")
+        )
         box: Any = self  # ipywidgets' traits are untyped
         before: tuple[widgets.Widget, ...] = tuple(box.children)
         with self.hold_sync():
