@@ -6,9 +6,10 @@ status bar "Busy" under an awaiting cell), :mod:`.interrupt` (the stop button du
 :mod:`.replies` (7.0-7.3's stranded shell requests), :mod:`.identity` (this kernel's id, as its
 Jupyter server knows it), :mod:`.server_sessions` (that server's open notebooks), and the way to
 the open notebook (docs/notebook-edits.md): :mod:`.notebook_edits` (the contract),
-:mod:`.notebook_link` (the comm to nbacp's front-end piece, its messages in :mod:`.notebook_wire`)
-and :mod:`.next_input` (the ``set_next_input`` fallback), and :mod:`.turn_pages` (the running turns,
-for a page reloaded without saving; docs/reload.md). Edits the front end holds back no
+:mod:`.notebook_link` (the right notebook's page, over the comm to nbacp's front-end piece
+:mod:`.page_comm`, its messages in :mod:`.notebook_wire`) and :mod:`.next_input` (the
+``set_next_input`` fallback), and :mod:`.turn_pages` (the running turns, for a page reloaded
+without saving; docs/reload.md). Edits the front end holds back no
 longer matter for an answer: a card's action carries its draft (docs/slow-links.md).
 
 Facts this package encodes (docs/kernels.md): on ipykernel >= 7.4 widget comm

@@ -6,48 +6,30 @@ agent sent) and keeps one bounded ``ToolCallSummary`` per tool call, in the orde
 first appeared. Agents put the same facts in different places (docs/record.md, 'Where agents
 put what'): command output in claude's ``rawOutput`` ("Exit code N" then the output), in
 codex's ``_meta.terminal_output`` / ``_meta.terminal_output_delta`` chunks with
-``_meta.terminal_exit``, nowhere for gemini; a diff's ``oldText`` / ``newText`` are a whole
-file (gemini), a hunk region (codex) or the replaced snippet (claude, whose
-``_meta.claudeCode.toolResponse.structuredPatch`` has the real hunks). Each summary holds at
-most a few KB whatever the agent sends, so a 1,000-call turn costs a bounded record.
+``_meta.terminal_exit``, nowhere for gemini; a file's diff in the shapes
+``nbacp.render.tool_diffs`` reads. Each summary holds at most a few KB whatever the agent
+sends, so a 1,000-call turn costs a bounded record.
 
-Pure: no acp, no widgets; the renderers (``turn_record_text``, ``turn_record_html``) read it.
+Pure: no acp, no widgets; how a call reads as a line is ``nbacp.render.tool_call_lines``, and
+the renderers (``turn_record_text``, ``turn_record_html``) read both.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from nbacp.render.safe_text import safe_text
+from nbacp.render.tool_diffs import DIFF_CHARS, FileDiff, file_diff, structured_patches
 
-OUTPUT_LINES = 8
-"""A command's last lines of output kept in the record."""
 OUTPUT_TAIL_CHARS = 4096
 """The output tail kept per call while it streams (only its last lines are shown)."""
 LINE_CHARS = 200
 """One line of output, a title or a target is clipped to this many characters."""
-DIFF_CHARS = 4096
-"""One file's diff text kept for the folded view; longer diffs are cut with a note."""
-MAX_FILES = 8
-"""Files listed per edit; more are counted."""
 MAX_PLAN_ENTRIES = 50
 
-VERBS = {
-    "read": "read",
-    "edit": "edited",
-    "delete": "deleted",
-    "move": "moved",
-    "search": "searched",
-    "execute": "ran a command",
-    "think": "thought",
-    "fetch": "fetched",
-    "switch_mode": "switched mode",
-    "other": "called a tool",
-}
 FINISHED = ("completed", "failed", "cancelled")
 _EXIT_LINE = re.compile(r"\AExit code (-?\d+)\n?")
 _FENCE = re.compile(r"\A```[^\n]*\n(.*?)\n?```\s*\Z", re.S)
@@ -59,29 +41,9 @@ def clip(text: Any, limit: int = LINE_CHARS) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def _clip_line(line: str) -> str:
-    line = line.rstrip()
-    return line if len(line) <= LINE_CHARS else line[: LINE_CHARS - 1] + "…"
-
-
-@dataclass
-class FileDiff:
-    """One file of an edit: lines added and removed, and the diff text (bounded)."""
-
-    path: str
-    added: int = 0
-    removed: int = 0
-    new_file: bool = False
-    text: str = ""
-
-    @property
-    def size(self) -> str:
-        return f"+{self.added} -{self.removed}"
-
-
 @dataclass
 class ToolCallSummary:
-    """One tool call as the record shows it; every field is bounded."""
+    """One tool call as the record keeps it, folded from its updates; every field is bounded."""
 
     id: str
     title: str = ""
@@ -96,39 +58,6 @@ class ToolCallSummary:
     text: str = ""  # the last text content (a result, an error message), one line
     terminal_ids: set[str] = field(default_factory=set)  # client terminals embedded in the call
     root: str = ""  # the session's folder: paths under it are shown relative to it
-
-    @property
-    def verb(self) -> str:
-        return VERBS.get(self.kind, "called a tool" if not self.kind else clip(self.kind, 40))
-
-    def output_lines(self) -> list[str]:
-        """The last OUTPUT_LINES lines of output, each clipped (its spacing kept: columns stay aligned)."""
-        lines = self.output_tail.replace("\r\n", "\n").replace("\r", "\n").replace("\t", "    ").split("\n")
-        while lines and not lines[-1].strip():
-            lines.pop()
-        return [_clip_line(line) for line in lines[-OUTPUT_LINES:]]
-
-    def output_dropped(self) -> bool:
-        lines = self.output_tail.rstrip("\n").count("\n") + 1 if self.output_tail.strip() else 0
-        return lines > OUTPUT_LINES
-
-    def facts(self) -> list[str]:
-        """The call's one line after its title: what it did, its status, where, its result."""
-        parts = [self.verb, self.status.replace("_", " ")]
-        if self.target and self.target != self.title:
-            parts.append(self.target)
-        where = [loc for loc in self.locations if loc not in self.diffs]  # an edited file is named once
-        if where:
-            more = f" (+{len(where) - 4} more)" if len(where) > 4 else ""
-            parts.append("at " + ", ".join(where[:4]) + more)
-        if self.diffs:
-            files = list(self.diffs.values())
-            shown = [f"{d.path} {d.size}" + (" (new)" if d.new_file else "") for d in files[:MAX_FILES]]
-            more = f" (+{len(files) - MAX_FILES} more files)" if len(files) > MAX_FILES else ""
-            parts.append(", ".join(shown) + more)
-        if self.exit:
-            parts.append(self.exit)
-        return parts
 
     # -- merging ---------------------------------------------------------------------
     def merge(self, update: Mapping[str, Any], *, cancelling: bool = False) -> None:
@@ -149,7 +78,7 @@ class ToolCallSummary:
         meta = update.get("_meta")
         meta = meta if isinstance(meta, Mapping) else {}
         if isinstance(content, list):
-            self._content(content, _patches(meta))
+            self._content(content, structured_patches(meta))
         self._terminal_meta(meta)
         self._raw_output(update.get("rawOutput"))
 
@@ -175,7 +104,7 @@ class ToolCallSummary:
                 shown = relative(path, self.root)
                 if len(self.diffs) >= 64 and shown not in self.diffs:
                     continue
-                self.diffs[shown] = _diff(shown, item.get("oldText"), item.get("newText"), patches.get(path))
+                self.diffs[shown] = file_diff(shown, item.get("oldText"), item.get("newText"), patches.get(path))
             elif kind == "terminal" and isinstance(item.get("terminalId"), str) and len(self.terminal_ids) < 8:
                 self.terminal_ids.add(item["terminalId"])
             elif kind == "content":
@@ -256,41 +185,6 @@ def _target(raw: Mapping[str, Any], kind: str) -> str:
     return ""
 
 
-def _patches(meta: Mapping[str, Any]) -> dict[str, list[str]]:
-    """claude's structuredPatch hunks by file (the real diff; its oldText/newText are snippets)."""
-    claude = meta.get("claudeCode")
-    response = claude.get("toolResponse") if isinstance(claude, Mapping) else None
-    if not isinstance(response, Mapping):
-        return {}
-    hunks, path = response.get("structuredPatch"), response.get("filePath")
-    if not isinstance(hunks, list) or not isinstance(path, str):
-        return {}
-    lines: list[str] = []
-    for hunk in hunks:
-        if isinstance(hunk, Mapping) and isinstance(hunk.get("lines"), list):
-            lines.append(
-                f"@@ -{hunk.get('oldStart')},{hunk.get('oldLines')} +{hunk.get('newStart')},{hunk.get('newLines')} @@"
-            )
-            lines.extend(str(line) for line in hunk["lines"])
-    return {path: lines} if lines else {}
-
-
-def _diff(path: str, old: Any, new: Any, patch: list[str] | None) -> FileDiff:
-    new_file = old is None or (old == "" and isinstance(new, str) and new != "")
-    if patch is not None:
-        body = patch
-    else:
-        old_lines = old.splitlines() if isinstance(old, str) else []
-        new_lines = new.splitlines() if isinstance(new, str) else []
-        body = list(difflib.unified_diff(old_lines, new_lines, lineterm="", n=2))[2:]
-    added = sum(1 for line in body if line.startswith("+") and not line.startswith("+++"))
-    removed = sum(1 for line in body if line.startswith("-") and not line.startswith("---"))
-    text = safe_text("\n".join(body))
-    if len(text) > DIFF_CHARS:
-        text = text[:DIFF_CHARS] + f"\n… ({len(text) - DIFF_CHARS:,} more characters)"
-    return FileDiff(path=path, added=added, removed=removed, new_file=new_file, text=text)
-
-
 @dataclass
 class PlanEntry:
     content: str
@@ -344,36 +238,3 @@ class ActivityLog:
 
     def __len__(self) -> int:
         return len(self.calls)
-
-
-GLYPH = {"pending": "○", "in_progress": "◐", "completed": "✓", "failed": "✗", "cancelled": "⊘"}
-PLAN_GLYPH = {"pending": "○", "in_progress": "◐", "completed": "✓"}
-RECORD_BOUND = 64 * 1024
-"""The stated bound: a turn's record (each of its forms, UTF-8) stays under 64 KiB when its
-prompt and message text are short, whatever number of tool calls (docs/record.md, 'Size')."""
-ACTIVITY_BUDGET = 48 * 1024
-"""Characters the tool calls of one turn may take in one form of the record (text, markdown or
-HTML); the calls past it are counted as "N more tool calls" (docs/record.md, 'Size')."""
-
-
-def call_line(call: ToolCallSummary) -> str:
-    """The call's one line: glyph, title, then what it did, status, target, locations, diff sizes, exit."""
-    title = call.title or call.name or call.id
-    return " · ".join([f"{GLYPH.get(call.status, '?')} {title}", *call.facts()])
-
-
-def within_budget(rendered: Iterable[str], total: int, budget: int = ACTIVITY_BUDGET) -> tuple[list[str], str]:
-    """Rendered calls while they fit ``budget`` characters, and the "N more tool calls" note ("" if none)."""
-    kept: list[str] = []
-    used = 0
-    for piece in rendered:
-        if used + len(piece) > budget:
-            break
-        kept.append(piece)
-        used += len(piece)
-    left = total - len(kept)
-    return kept, (f"… {left:,} more tool call{'s' if left != 1 else ''}" if left else "")
-
-
-def plan_line(entry: PlanEntry) -> str:
-    return f"{PLAN_GLYPH.get(entry.status, '?')} {entry.content}"

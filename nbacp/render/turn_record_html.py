@@ -17,7 +17,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from nbacp.render.markdown import render_markdown
-from nbacp.render.tool_calls import GLYPH, ActivityLog, ToolCallSummary, plan_line, within_budget
+from nbacp.render.tool_call_lines import GLYPH, call_facts, output_dropped, output_lines, plan_line, within_budget
+from nbacp.render.tool_calls import ActivityLog, ToolCallSummary
 from nbacp.render.turn_events import TurnEvents
 from nbacp.render.turn_record_text import CHILD_ACTIVITY_BUDGET, answer_labels, edit_diffs, verdict
 
@@ -43,7 +44,7 @@ def _markdown(value: str) -> str:
 def _call_html(call: ToolCallSummary) -> str:
     """One tool call: a line of facts, its diffs folded (``<details>``), its last lines of output."""
     title = call.title or call.name or call.id
-    facts = " · ".join(_text(fact) for fact in call.facts())
+    facts = " · ".join(_text(fact) for fact in call_facts(call))
     glyph = GLYPH.get(call.status, "?")
     parts = [f'<li class="nbacp-record-tool">{glyph} <strong>{_text(title)}</strong> · {facts}']
     if call.text and call.status == "failed" and not call.output_tail:
@@ -54,9 +55,9 @@ def _call_html(call: ToolCallSummary) -> str:
                 f"<details><summary>{_text(diff.path)} {_text(diff.size)}</summary>"
                 f"<pre>{_text(diff.text)}</pre></details>"
             )
-    output = call.output_lines()
+    output = output_lines(call)
     if output:
-        dropped = "…\n" if call.output_dropped() else ""
+        dropped = "…\n" if output_dropped(call) else ""
         parts.append(f'<pre class="nbacp-record-output">{_text(dropped + chr(10).join(output))}</pre>')
     parts.append("</li>")
     return "".join(parts)

@@ -19,7 +19,8 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from nbacp.render.safe_text import no_math_markdown, safe_text
-from nbacp.render.tool_calls import ActivityLog, call_line, plan_line, within_budget
+from nbacp.render.tool_call_lines import call_line, output_dropped, output_lines, plan_line, within_budget
+from nbacp.render.tool_calls import ActivityLog
 from nbacp.render.turn_events import TurnEvents
 
 CHILD_ACTIVITY_BUDGET = 8 * 1024
@@ -112,9 +113,9 @@ def _activity_text(
                 lines = [indent + call_line(call)]
                 if call.text and call.status == "failed" and not call.output_tail:
                     lines.append(f"{indent}    {call.text}")
-                output = call.output_lines()
+                output = output_lines(call)
                 if output:
-                    if call.output_dropped():
+                    if output_dropped(call):
                         lines.append(f"{indent}    …")
                     lines.extend(f"{indent}    | {line}" for line in output)
                 yield form("\n".join(lines))

@@ -1,13 +1,12 @@
-"""The base of every interactive card: one anywidget model whose state is the draft.
+"""The base of every interactive card: actions, the answer given once, awaiting it, and settling.
 
-The front-end contract (state keys, messages, who sends what) is docs/cards.md. In short:
-the kernel writes ``spec`` once; the page writes ``draft`` on every edit; an action (Accept,
-Decline, Cancel, a permission option...) is a custom message that carries the page's draft
-with it, and the kernel answers only from that message's draft, validated exactly as an edit
-would be. ipywidgets holds a model's next state update until the kernel confirmed the
-previous one, but never a custom message, so the answer is what the page showed at the click
-on any link (docs/slow-links.md). The kernel then writes ``errors``, ``handled``, ``phase``
-and ``summary``, never ``draft`` in reply to an action.
+The state and the page model are ``nbacp.widgets.card_model.CardModel`` (docs/cards.md). An
+action (Accept, Decline, Cancel, a permission option...) is a custom message that carries the
+page's draft with it, and the kernel answers only from that message's draft, validated exactly
+as an edit would be. ipywidgets holds a model's next state update until the kernel confirmed
+the previous one, but never a custom message, so the answer is what the page showed at the
+click on any link (docs/slow-links.md). The kernel then writes ``errors``, ``handled``,
+``phase`` and ``summary``, never ``draft`` in reply to an action.
 
 Headless policies and ``view.pick`` / ``view.fill`` / ``view.accept`` act on the same state
 through the same handler a click's message runs (``_handle``). An answered card is the same
@@ -18,81 +17,30 @@ in its place and closes it (docs/notebooks.md, 'What a card costs').
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import threading
 import time
 from collections.abc import Callable, Generator, Mapping
 from typing import Any, Generic, TypeVar
 
-import anywidget
-import traitlets
-
 from nbacp import kernel
 from nbacp.form.card_answer import ACTIONS, CardAnswer
-from nbacp.widgets import card_code, shared
-from nbacp.widgets.quick_state import QuickState
+from nbacp.widgets.card_model import ANSWERED, SENT, CardModel
 from nbacp.widgets.text import visible_controls
 
 T = TypeVar("T")
 _NONE: list[Any] = []  # shared empty list for answered cards (never appended to)
 
-OPEN, SENT, ANSWERED = "open", "sent", "answered"
-"""``phase``: answerable; answered but still reporting (a URL card waits for completion); done."""
 
-
-class Card(QuickState, anywidget.AnyWidget, Generic[T]):
+class Card(CardModel, Generic[T]):
     """One card, one model. Subclasses give ``spec`` and a starting ``draft`` and implement
     ``_action(event, content)`` (answer through ``_resolve``) and ``_cancel_response()``.
-
-    ``_esm`` is the stub that renders through the shared ``CardCode`` (or the whole bundle
-    where the front end cannot share it, with the stylesheet as ``_css``).
+    ``opened``: see ``CardModel``.
     """
-
-    # Declared as traits once, on the class: anywidget adds ``_esm``, ``_css`` and
-    # ``_anywidget_id`` to each instance with ``add_traits``, which makes a new class per card
-    # (about 8 KB kept for as long as the answered card lives); here adding them only sets
-    # their values (``add_traits`` below; docs/notebooks.md, 'What a card costs').
-    _esm = traitlets.Unicode(card_code.card_module()).tag(sync=True)
-    _css = traitlets.Unicode("" if card_code.HOST_LOOKUP else card_code.css_source()).tag(sync=True)
-    _anywidget_id = traitlets.Unicode("nbacp.widgets.card.Card").tag(sync=True)
-
-    code = traitlets.Unicode("").tag(sync=True)
-    spec = traitlets.Dict().tag(sync=True)
-    draft = traitlets.Dict().tag(sync=True)
-    errors = traitlets.Dict().tag(sync=True)
-    handled = traitlets.Int(0).tag(sync=True)
-    phase = traitlets.Unicode(OPEN).tag(sync=True)
-    summary = traitlets.Unicode("").tag(sync=True)
-
-    _unopened = False  # made with opened=False and its page model not opened yet
-
-    @traitlets.default("_anywidget_id")
-    def _own_id(self) -> str:
-        # What anywidget sets on every instance (module.Class): as the default, its add_traits
-        # finds it already there and sets nothing (one trait change less per card).
-        return f"{type(self).__module__}.{type(self).__name__}"
 
     def __init__(
         self, spec: Mapping[str, Any], draft: Mapping[str, Any] | None = None, *, opened: bool = True, **kwargs: Any
     ) -> None:
-        """``opened=False``: the card is made without its page model, which ``open_model()`` (or
-        anything that needs the model's id: a page it is placed in, ``display``) opens later,
-        with the state the card has by then. The client offers a card to the answer policy
-        before it opens it, so a card answered at once reaches the page once, already answered:
-        its summary in the model's first message, not the whole spec and then an update."""
-        self._unopened = not opened  # read by open(), which ipywidgets' __init__ calls
-        kernel.ensure_comm_status()  # a cell awaiting a card sees busy/idle for its messages (docs/kernels.md)
-        kernel.ensure_stream_replies()  # or ipykernel 7.0-7.3 can leave a request unread
-        if "code" not in kwargs and self._esm == card_code.CARD_STUB:
-            kwargs["code"] = f"anywidget:{card_code.card_code().model_id}"
-        kwargs.setdefault("layout", shared.layout())
-        # The starting state is set before ipywidgets' __init__, once: given to it as keyword
-        # arguments, traitlets sets each one twice (again after cross-validation, in
-        # hold_trait_notifications), and before __init__ there is no page model to tell.
-        for name, value in (("spec", dict(spec)), ("draft", dict(draft or {})), *kwargs.items()):
-            if self.has_trait(name):
-                self.set_trait(name, value)
-        super().__init__(**{name: value for name, value in kwargs.items() if not self.has_trait(name)})
+        super().__init__(spec, draft, opened=opened, **kwargs)
         self._lock = threading.RLock()  # front-end messages may run on a kernel subshell thread
         self._response: T | None = None
         self._resolved = False
@@ -105,50 +53,6 @@ class Card(QuickState, anywidget.AnyWidget, Generic[T]):
         self._on_settle: list[Callable[[str], None]] = []
         # Set by the client: why a response cannot be sent (e.g. over the websocket's size limit), or None.
         self.response_check: Callable[[T], str | None] | None = None
-
-    # -- the page model ----------------------------------------------------------------
-    def open(self) -> None:
-        """ipywidgets' comm open (run by its ``__init__``); held back for a card made with ``opened=False``."""
-        if not self._unopened:
-            super().open()
-
-    def open_model(self) -> None:
-        """Open the page model of a card made with ``opened=False`` (else nothing to do)."""
-        if self._unopened:
-            self._unopened = False
-            super().open()
-
-    @property
-    def model_id(self) -> str:
-        """The page model's id; asking for it opens the model of a card made with ``opened=False``."""
-        self.open_model()
-        return str(super().model_id)
-
-    def close(self) -> None:
-        self._unopened = False  # a closed card never opens again
-        super().close()
-
-    def hold_sync(self) -> contextlib.AbstractContextManager[None]:
-        """ipywidgets' batching of state updates; nothing to batch before the page model opens
-        (its comm open carries the state as it is then), so an unopened card holds nothing.
-        A card opened inside such a hold sends each later change on its own."""
-        if self._unopened:
-            return contextlib.nullcontext()
-        return super().hold_sync()  # type: ignore[no-any-return]
-
-    def add_traits(self, **traits: Any) -> None:
-        """Set traits this class already declares; add (with a new class) only unknown ones."""
-        new = {name: trait for name, trait in traits.items() if not self.has_trait(name)}
-        for name, trait in traits.items():
-            if name not in new and getattr(self, name) != trait.default_value:
-                self.set_trait(name, trait.default_value)
-        if new:
-            super().add_traits(**new)
-
-    @traitlets.validate("draft")
-    def _no_draft_once_answered(self, proposal: Any) -> Any:
-        # A page's held update can arrive after the answer (docs/slow-links.md): it changes nothing.
-        return {} if self.phase == ANSWERED else proposal["value"]
 
     # -- the answer -------------------------------------------------------------------
     @property

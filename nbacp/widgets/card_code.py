@@ -98,7 +98,7 @@ def card_code() -> CardCode:
 def card_module() -> str:
     """What a card model carries as its own ``_esm``: the stub, or the whole bundle (see above).
 
-    Always text: a card declares ``_esm`` as a trait (``nbacp.widgets.card``). With
+    Always text: a card declares ``_esm`` as a trait (``nbacp.widgets.card_model``). With
     ``ANYWIDGET_HMR=1`` the live reloading happens in the shared ``CardCode`` the stub renders
     through (anywidget >= 0.11)."""
     return CARD_STUB if HOST_LOOKUP else _read(ESM_FILE)

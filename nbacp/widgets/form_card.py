@@ -7,35 +7,29 @@ decides what is sent (``Form.content``), exactly as it validates edits.
 
 ``errors`` are empty until an accept is attempted; after a failed attempt they follow the
 draft live (fixing a field clears its message) until the form is answered.
+
+What the page is given is ``form_spec``; what ``fill`` takes from Python, ``form_fill``; the
+summary line and the typed answers of an accepted form, ``form_summary``.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import time
 from collections.abc import Mapping
 from typing import Any
 
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
 
-from nbacp.form import ChoiceField, Form, FormQuestion, NumberField, StringField, UnsupportedField, WireValue
+from nbacp.form import ChoiceField, Form, UnsupportedField
 from nbacp.form.card_answer import CardAnswer
 from nbacp.widgets.card import Card
-from nbacp.widgets.form_spec import (
-    FormPage,
-    draft_value,
-    fields_spec,
-    is_secret,
-    parse_number,
-    read_draft,
-    shown,
-    starting_draft,
-)
+from nbacp.widgets.form_fill import filled_value
+from nbacp.widgets.form_spec import FormPage, draft_value, fields_spec, is_secret, read_draft, shown, starting_draft
+from nbacp.widgets.form_summary import describe_content, typed_answers
 from nbacp.widgets.text import visible_controls
 
 ElicitationResponse = AcceptElicitationResponse | DeclineElicitationResponse | CancelElicitationResponse
 
-SUMMARY_VALUE_CHARS = 80
 _ANSWERED_PAGE = FormPage()  # an answered card's: never written (every edit and accept is refused first)
 
 ACTIONS = (
@@ -155,21 +149,7 @@ class FormCard(Card[ElicitationResponse]):
             raise ValueError(f"{name!r} is a choice: use pick({name!r}, *labels) to select options.")
         if isinstance(field, UnsupportedField):
             raise ValueError(f"{name!r} has the unsupported type {field.type_name!r}; it cannot be filled.")
-        if isinstance(field, StringField):
-            value = _as_text(name, field, value)
-        elif isinstance(field, NumberField):
-            # what a number box can hold: a number, or text that is one (the form checks bounds)
-            text = value.strip() if isinstance(value, str) else None
-            if isinstance(value, bool) or not (
-                value is None
-                or isinstance(value, int | float)
-                or text == ""
-                or not isinstance(parse_number(text or "", integer=False), str)
-            ):
-                raise ValueError(f"{name!r} takes a number.")
-        elif value is not None and not isinstance(value, bool):
-            raise ValueError(f"{name!r} takes True, False or None.")
-        self._write(name, draft_value(field, value))
+        self._write(name, draft_value(field, filled_value(name, field, value)))
 
     # -- answering: the one handler for a click's message and a Python call --------------
     def accept(self) -> bool:
@@ -218,7 +198,7 @@ class FormCard(Card[ElicitationResponse]):
         content = self.form.content(values)
         if self.errors:
             self.errors = {}
-        summary = "Accepted: " + self._describe(content) if content else "Accepted with no answers."
+        summary = "Accepted: " + describe_content(self.form, content) if content else "Accepted with no answers."
         return self._resolve(AcceptElicitationResponse(action="accept", content=content), summary)
 
     _live_errors = False  # the draft observer is on (after a refused accept)
@@ -253,108 +233,10 @@ class FormCard(Card[ElicitationResponse]):
         response = self.response
         if not isinstance(response, AcceptElicitationResponse):
             return super().recorded_answers(kind, question or self.message)
-        typed = self._typed_answers(response.content or {})
+        typed = typed_answers(self.form, self.message, response.content or {})
         return [CardAnswer(kind, title, "accept", value, custom, line) for title, value, custom, line in typed]
-
-    def _typed_answers(self, content: dict[str, WireValue]) -> list[tuple[str, Any, str | None, str]]:
-        """(title, value, custom, line) per question.
-
-        A lone question is titled by the card's message (what the person read: ACP Kit's
-        ``ask_choice`` titles its one property "Choice"); each of several by its own title.
-        """
-        lone = len(self.form.items) == 1 and bool(self.message.strip())
-        out: list[tuple[str, Any, str | None, str]] = []
-        for item in self.form.items:
-            if isinstance(item, FormQuestion):
-                title = self.message if lone else item.choice.label
-                value: Any = content.get(item.choice.name)
-                raw = content.get(item.custom.name) if item.custom is not None else None
-                custom = raw if isinstance(raw, str) else None
-                if value is None and custom is not None and item.exclusive:
-                    value = custom  # a single-select's Other text is its answer
-                shown = self._describe_question(item, content)
-            else:
-                title = self.message if lone else item.label
-                value, custom = content.get(item.name), None
-                shown = _short(_wire_text(content[item.name])) if item.name in content else ""
-            out.append((title, value, custom, f"Accepted: {shown}" if shown else "Accepted with no answer."))
-        return out
-
-    # -- the summary ------------------------------------------------------------------
-    def _describe(self, content: dict[str, WireValue]) -> str:
-        content = self.form.shown(content)  # secrets never reach the summary or the record
-        parts: list[str] = []
-        for item in self.form.items:
-            if isinstance(item, FormQuestion):
-                text = self._describe_question(item, content)
-                if text and item.choice.title is None and len(self.form.items) == 1:
-                    parts.append(text)
-                elif text:
-                    parts.append(f"{item.choice.label} = {text}")
-            elif item.name in content:
-                value = "•••" if is_secret(item) else _short(_wire_text(content[item.name]))
-                parts.append(f"{item.label} = {value}")
-        return "; ".join(parts)
-
-    @staticmethod
-    def _describe_question(question: FormQuestion, content: dict[str, WireValue]) -> str:
-        choice: ChoiceField = question.choice
-        picked = content.get(choice.name)
-        labels: list[str] = []
-        for value in picked if isinstance(picked, list) else ([picked] if isinstance(picked, str) else []):
-            option = choice.option(value)
-            labels.append(_short(option.label if option is not None else value))
-        text = ", ".join(labels)
-        custom = content.get(question.custom.name) if question.custom is not None else None
-        if isinstance(custom, str):
-            quoted = f"“{_short(custom)}”"
-            text = f"{text} + {quoted}" if text else quoted
-        return text
-
-
-def _as_text(name: str, field: StringField, value: Any) -> Any:
-    """``value`` as a text box or a date / date-time input of the page can hold it."""
-    if field.format == "date":
-        if isinstance(value, dt.datetime):
-            value = value.date()
-        if isinstance(value, dt.date):
-            return value.isoformat()
-        if isinstance(value, str) and value and not _parses(dt.date.fromisoformat, value):
-            raise ValueError(f"{name!r} takes a date (YYYY-MM-DD).")
-    elif field.format == "date-time":
-        if isinstance(value, str) and value:
-            value = _parses(dt.datetime.fromisoformat, value) or value
-        if isinstance(value, dt.datetime):
-            if value.tzinfo is None:
-                raise ValueError(f"{name!r} takes a timezone-aware datetime (RFC 3339 with an offset).")
-            return value.isoformat()
-        if isinstance(value, str) and value:
-            raise ValueError(f"{name!r} takes a date and time with an offset (RFC 3339).")
-    if value is not None and not isinstance(value, str):
-        raise ValueError(f"{name!r} takes text, not {type(value).__name__}.")
-    return value
-
-
-def _parses(parse: Any, text: str) -> Any:
-    try:
-        return parse(text.strip())
-    except ValueError:
-        return None
 
 
 def countdown_text(seconds: float) -> str:
     """The line under a form with a deadline (the page then counts down to it)."""
     return f"The agent withdraws this question in {round(seconds)} s if it is not answered."
-
-
-def _wire_text(value: WireValue) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return ", ".join(value)
-    return str(value)
-
-
-def _short(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= SUMMARY_VALUE_CHARS else text[: SUMMARY_VALUE_CHARS - 1] + "…"

@@ -8,7 +8,7 @@ import pytest
 
 from nbacp.form.card_answer import CardAnswer
 from nbacp.render.cells import diff_text
-from nbacp.render.tool_calls import RECORD_BOUND
+from nbacp.render.tool_call_lines import RECORD_BOUND
 from nbacp.render.turn_record_html import record_html
 from nbacp.render.turn_record_text import EDIT_DIFFS_BUDGET, MAX_EDIT_DIFF, record_markdown, record_text
 

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from nbacp.render.tool_calls import ACTIVITY_BUDGET, OUTPUT_LINES, RECORD_BOUND, ActivityLog
+from nbacp.render.tool_call_lines import ACTIVITY_BUDGET, OUTPUT_LINES, RECORD_BOUND
+from nbacp.render.tool_calls import ActivityLog
 from nbacp.render.turn_record_html import record_html
 from nbacp.render.turn_record_text import record_markdown, record_text
 

@@ -1,4 +1,4 @@
-"""The card base (``nbacp.widgets.card``): one model per card, and what an answered card costs."""
+"""The card base (``card.py`` on ``card_model.py``): one model per card, and what an answered card costs."""
 
 from __future__ import annotations
 

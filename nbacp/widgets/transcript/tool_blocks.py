@@ -15,6 +15,7 @@ import ipywidgets as widgets
 from acp import schema
 
 from nbacp.render.markdown import render_code, render_markdown
+from nbacp.render.tool_call_lines import output_lines
 from nbacp.render.tool_calls import ToolCallSummary
 from nbacp.widgets.transcript import describe
 from nbacp.widgets.transcript.blocks import Block, close_all, html_view, text_label
@@ -66,7 +67,7 @@ class ToolCallBlock(Block):
         if text:
             return text
         if self.summary is not None and self.summary.output_tail:
-            return "\n".join(self.summary.output_lines())
+            return "\n".join(output_lines(self.summary))
         return ""
 
     def terminal_ids(self) -> set[str]:

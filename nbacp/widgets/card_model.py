@@ -1,0 +1,126 @@
+"""A card's page model: the state keys every card shares, and a model opened only when needed.
+
+The state is the front-end contract of docs/cards.md: the kernel writes ``spec`` once; the
+page writes ``draft`` on every edit; the kernel writes ``errors``, ``handled``, ``phase`` and
+``summary``. A card may be made without its page model (``opened=False``) and opened when
+something needs it, so a card answered at once reaches the page once, already answered. The
+traits anywidget would add to each instance are declared once on the class, so a card costs
+no class of its own (docs/notebooks.md, 'What a card costs').
+
+What a card does with that state (actions, the answer, awaiting it, settling) is
+``nbacp.widgets.card.Card``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+from typing import Any
+
+import anywidget
+import traitlets
+
+from nbacp import kernel
+from nbacp.widgets import card_code, shared
+from nbacp.widgets.quick_state import QuickState
+
+OPEN, SENT, ANSWERED = "open", "sent", "answered"
+"""``phase``: answerable; answered but still reporting (a URL card waits for completion); done."""
+
+
+class CardModel(QuickState, anywidget.AnyWidget):
+    """One card's anywidget model: its synced state, opened at once or later (``opened=False``).
+
+    ``_esm`` is the stub that renders through the shared ``CardCode`` (or the whole bundle
+    where the front end cannot share it, with the stylesheet as ``_css``).
+    """
+
+    # Declared as traits once, on the class: anywidget adds ``_esm``, ``_css`` and
+    # ``_anywidget_id`` to each instance with ``add_traits``, which makes a new class per card
+    # (about 8 KB kept for as long as the answered card lives); here adding them only sets
+    # their values (``add_traits`` below; docs/notebooks.md, 'What a card costs').
+    _esm = traitlets.Unicode(card_code.card_module()).tag(sync=True)
+    _css = traitlets.Unicode("" if card_code.HOST_LOOKUP else card_code.css_source()).tag(sync=True)
+    _anywidget_id = traitlets.Unicode("nbacp.widgets.card.Card").tag(sync=True)
+
+    code = traitlets.Unicode("").tag(sync=True)
+    spec = traitlets.Dict().tag(sync=True)
+    draft = traitlets.Dict().tag(sync=True)
+    errors = traitlets.Dict().tag(sync=True)
+    handled = traitlets.Int(0).tag(sync=True)
+    phase = traitlets.Unicode(OPEN).tag(sync=True)
+    summary = traitlets.Unicode("").tag(sync=True)
+
+    _unopened = False  # made with opened=False and its page model not opened yet
+
+    @traitlets.default("_anywidget_id")
+    def _own_id(self) -> str:
+        # What anywidget sets on every instance (module.Class): as the default, its add_traits
+        # finds it already there and sets nothing (one trait change less per card).
+        return f"{type(self).__module__}.{type(self).__name__}"
+
+    def __init__(
+        self, spec: Mapping[str, Any], draft: Mapping[str, Any] | None = None, *, opened: bool = True, **kwargs: Any
+    ) -> None:
+        """``opened=False``: the card is made without its page model, which ``open_model()`` (or
+        anything that needs the model's id: a page it is placed in, ``display``) opens later,
+        with the state the card has by then. The client offers a card to the answer policy
+        before it opens it, so a card answered at once reaches the page once, already answered:
+        its summary in the model's first message, not the whole spec and then an update."""
+        self._unopened = not opened  # read by open(), which ipywidgets' __init__ calls
+        kernel.ensure_comm_status()  # a cell awaiting a card sees busy/idle for its messages (docs/kernels.md)
+        kernel.ensure_stream_replies()  # or ipykernel 7.0-7.3 can leave a request unread
+        if "code" not in kwargs and self._esm == card_code.CARD_STUB:
+            kwargs["code"] = f"anywidget:{card_code.card_code().model_id}"
+        kwargs.setdefault("layout", shared.layout())
+        # The starting state is set before ipywidgets' __init__, once: given to it as keyword
+        # arguments, traitlets sets each one twice (again after cross-validation, in
+        # hold_trait_notifications), and before __init__ there is no page model to tell.
+        for name, value in (("spec", dict(spec)), ("draft", dict(draft or {})), *kwargs.items()):
+            if self.has_trait(name):
+                self.set_trait(name, value)
+        super().__init__(**{name: value for name, value in kwargs.items() if not self.has_trait(name)})
+
+    # -- the page model ----------------------------------------------------------------
+    def open(self) -> None:
+        """ipywidgets' comm open (run by its ``__init__``); held back for a card made with ``opened=False``."""
+        if not self._unopened:
+            super().open()
+
+    def open_model(self) -> None:
+        """Open the page model of a card made with ``opened=False`` (else nothing to do)."""
+        if self._unopened:
+            self._unopened = False
+            super().open()
+
+    @property
+    def model_id(self) -> str:
+        """The page model's id; asking for it opens the model of a card made with ``opened=False``."""
+        self.open_model()
+        return str(super().model_id)
+
+    def close(self) -> None:
+        self._unopened = False  # a closed card never opens again
+        super().close()
+
+    def hold_sync(self) -> contextlib.AbstractContextManager[None]:
+        """ipywidgets' batching of state updates; nothing to batch before the page model opens
+        (its comm open carries the state as it is then), so an unopened card holds nothing.
+        A card opened inside such a hold sends each later change on its own."""
+        if self._unopened:
+            return contextlib.nullcontext()
+        return super().hold_sync()  # type: ignore[no-any-return]
+
+    def add_traits(self, **traits: Any) -> None:
+        """Set traits this class already declares; add (with a new class) only unknown ones."""
+        new = {name: trait for name, trait in traits.items() if not self.has_trait(name)}
+        for name, trait in traits.items():
+            if name not in new and getattr(self, name) != trait.default_value:
+                self.set_trait(name, trait.default_value)
+        if new:
+            super().add_traits(**new)
+
+    @traitlets.validate("draft")
+    def _no_draft_once_answered(self, proposal: Any) -> Any:
+        # A page's held update can arrive after the answer (docs/slow-links.md): it changes nothing.
+        return {} if self.phase == ANSWERED else proposal["value"]
