@@ -49,8 +49,9 @@ QUICK = {
     "pattern_count": [10],
     "stall_scale": 0.05,
     "edit_rounds": 3,
-    "day_turns": 20,
+    "day_turns": 10,
     "day_rounds": 1,
+    "day_cards": 20,
 }
 
 
@@ -71,6 +72,7 @@ def main() -> None:
     parser.add_argument("--edit-rounds", type=int, default=5, help="notebook-edits: inserts timed (median)")
     parser.add_argument("--day-turns", type=int, default=300, help="day: turns of the session")
     parser.add_argument("--day-rounds", type=int, default=3, help="day: times JupyterLab opens each notebook")
+    parser.add_argument("--day-cards", type=int, default=1_600, help="day: cards answered in one turn (RSS kept)")
     parser.add_argument("--stall-scale", type=float, default=1.0, help="budgets: shrink the reply/burst cases")
     parser.add_argument("--quick", action="store_true", help="small sizes: checks that every benchmark runs")
     args = parser.parse_args()
@@ -96,7 +98,7 @@ def main() -> None:
     if "notebook-edits" in args.only:
         runs.append(lambda: notebook_edits.report(args.edit_rounds))
     if "day" in args.only:
-        runs.append(lambda: day_report.report(args.day_turns, args.day_rounds))
+        runs.append(lambda: day_report.report(args.day_turns, args.day_rounds, args.day_cards))
     for index, run in enumerate(runs):
         if index:
             print()

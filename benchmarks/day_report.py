@@ -22,7 +22,12 @@ def _ratio(a: float, b: float) -> str:
     return f"{a / b:.1f}x" if b else "-"
 
 
-def report(turns: int, rounds: int) -> None:
+def _tenths(values: list[float]) -> tuple[float, float]:
+    tenth = max(len(values) // 10, 1)
+    return sum(values[:tenth]) / tenth, sum(values[-tenth:]) / tenth
+
+
+def report(turns: int, rounds: int, cards: int) -> None:
     print(
         f"day session: {turns} turns of mixed traffic in a real kernel, one cell each (a cycle of "
         f"{', '.join(dict.fromkeys(KINDS))};\n"
@@ -40,7 +45,7 @@ def report(turns: int, rounds: int) -> None:
     print(header)
     for r in (ours, bare):
         print(
-            f"  {r.client:<9} {r.seconds:>7.1f} {r.setup_rss:>16,} {r.growth_per_turn:>12,.0f} {r.peak:>13,} "
+            f"  {r.client:<9} {sum(r.seconds):>7.1f} {r.setup_rss:>16,} {r.growth_per_turn:>12,.0f} {r.peak:>13,} "
             f"{r.per_turn(r.comm_bytes):>12,.0f} {r.per_turn(r.output_bytes):>14,.0f}"
         )
     ours_bytes = ours.per_turn(ours.comm_bytes) + ours.per_turn(ours.output_bytes)
@@ -70,9 +75,13 @@ def report(turns: int, rounds: int) -> None:
     if questions:
         comm = sum(ours.comm_bytes[i] for i in questions) / len(questions)
         print(f"    comm bytes per question turn after the first: {comm:,.0f} ({len(questions)} turns)")
-    tenth = max(turns // 10, 1)
-    first, last = sum(ours.comm_bytes[:tenth]) / tenth, sum(ours.comm_bytes[-tenth:]) / tenth
+    first, last = _tenths([float(b) for b in ours.comm_bytes])
     print(f"    nbacp comm bytes per turn, first tenth {first:,.0f}, last tenth {last:,.0f} ({_ratio(last, first)})")
+    for r in (ours, bare):
+        first, last = _tenths(r.seconds)
+        print(
+            f"    {r.client} ms per turn (cell wall time), first tenth {1e3 * first:,.0f}, last tenth {1e3 * last:,.0f}"
+        )
 
     asks = day_session.run("questions", turns)
     if asks.outcomes != [f"accept:{turns}"]:
@@ -84,6 +93,19 @@ def report(turns: int, rounds: int) -> None:
         f"(min {min(later):,}, max {max(later):,}), outputs {asks.per_turn(asks.output_bytes):,.0f} B/turn; "
         f"RSS growth/turn {asks.growth_per_turn:,.0f}"
     )
+
+    print(f"\n  one turn of {cards} one-question cards, answered by the policy (real kernel; kept = RSS after the turn")
+    print("  ended, its result held, minus RSS before it; bytes: that turn's iopub)")
+    for client in ("cards", "bare cards"):
+        one = day_session.run(client, 1, cards)
+        if one.outcomes != [f"accept:{cards}"]:
+            raise AssertionError(f"{client}: {one.outcomes}")
+        kept = one.rss[0] - one.setup_rss
+        sent = one.comm_bytes[0] + one.output_bytes[0]
+        print(
+            f"    {'nbacp' if client == 'cards' else 'bare acp':<9} kept {kept:>12,} ({kept / cards:>9,.0f} per card)  "
+            f"iopub {sent:>12,} ({sent / cards:>8,.0f} per card)  {1e3 * one.seconds[0]:>8,.0f} ms"
+        )
 
     saved, plain = day_session.notebooks(ours)
     text = sum(len(record.encode()) for _, record in ours.texts)

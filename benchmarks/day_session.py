@@ -72,10 +72,22 @@ session = await conn.new_session()
 texts = []
 """
 QUESTIONS_END = "print(json.dumps({'texts': texts, 'outcomes': [f'{k}:{v}' for k, v in agent.actions.items()]}))"
+# one turn of many questions (``cards``), nbacp and the bare client: RSS kept per answered card
+CARDS_SETUP = QUESTIONS_SETUP.replace("AskingAgent(1)", "AskingAgent({cards})")
+BARE_CARDS_SETUP = """
+import json
+from benchmarks.roundtrip import FIXED_ACCEPT, AskingAgent, BareClient, bare_session
+agent = AskingAgent({cards})
+bare = bare_session(agent, BareClient(lambda _message, _mode: FIXED_ACCEPT))
+conn, sid = await bare.__aenter__()
+"""
+BARE_CARDS_TURN = "await conn.prompt(session_id=sid, prompt=[])"
 CLIENTS = {
     "nbacp": (NBACP_SETUP, NBACP_TURN, NBACP_END),
     "bare": (BARE_SETUP, BARE_TURN, BARE_END),
     "questions": (QUESTIONS_SETUP, NBACP_TURN, QUESTIONS_END),
+    "cards": (CARDS_SETUP, NBACP_TURN, QUESTIONS_END),
+    "bare cards": (BARE_CARDS_SETUP, BARE_CARDS_TURN, QUESTIONS_END.replace(": texts", ": []")),
 }
 
 
@@ -113,7 +125,7 @@ class Run:
     cells: list[Any] = field(default_factory=list)  # nbformat code cells, outputs as the kernel sent them
     texts: list[tuple[str, str]] = field(default_factory=list)  # (result.text, record text) per turn
     outcomes: list[str] = field(default_factory=list)
-    seconds: float = 0.0
+    seconds: list[float] = field(default_factory=list)  # wall time of each turn's cell
 
     @property
     def growth_per_turn(self) -> float:
@@ -144,27 +156,28 @@ def _outputs(messages: list[dict[str, Any]], by_display: dict[str, list[dict[str
     return outputs
 
 
-def run(client: str, n: int) -> Run:
-    """``client``: one of ``CLIENTS``; ``n`` turns, each its own cell."""
+def run(client: str, n: int, cards: int = 0) -> Run:
+    """``client``: one of ``CLIENTS``; ``n`` turns, each its own cell; ``cards``: questions a turn
+    of the ``cards`` clients."""
     support = _kernel_support()
     setup, turn, end = CLIENTS[client]
-    setup = setup.format(tests=str(TESTS), n=n)
+    setup = setup.format(tests=str(TESTS), n=n, cards=cards)
     out = Run(client, n)
     with tempfile.TemporaryDirectory(prefix="nbacp-day-") as cwd, support.start_kernel(Path(cwd)) as kernel:
         pid = kernel.km.provisioner.pid
         kernel.run(setup, timeout=TURN_TIMEOUT)
         out.setup_rss = rss_of(pid)
         ids, sources = [], []
-        start = time.perf_counter()
         for i in range(n):
             sources.append(turn.format(prompt=f"turn {i}"))
+            start = time.perf_counter()
             ids.append(kernel.execute(sources[-1]))
             kernel.wait_idle(ids[-1], TURN_TIMEOUT)
+            out.seconds.append(time.perf_counter() - start)
             error = kernel.error(ids[-1])
             if error is not None:
                 raise AssertionError(f"{client} turn {i} failed: {error['ename']}: {error['evalue']}")
             out.rss.append(rss_of(pid))
-        out.seconds = time.perf_counter() - start
         out.peak = rss_of(pid, "VmHWM")
         report = json.loads(kernel.run(end, timeout=TURN_TIMEOUT).strip().splitlines()[-1])
         out.texts, out.outcomes = [tuple(t) for t in report["texts"]], report["outcomes"]
