@@ -72,22 +72,24 @@ session = await conn.new_session()
 texts = []
 """
 QUESTIONS_END = "print(json.dumps({'texts': texts, 'outcomes': [f'{k}:{v}' for k, v in agent.actions.items()]}))"
-# one turn of many questions (``cards``), nbacp and the bare client: RSS kept per answered card
-CARDS_SETUP = QUESTIONS_SETUP.replace("AskingAgent(1)", "AskingAgent({cards})")
-BARE_CARDS_SETUP = """
-import json
-from benchmarks.roundtrip import FIXED_ACCEPT, AskingAgent, BareClient, bare_session
-agent = AskingAgent({cards})
-bare = bare_session(agent, BareClient(lambda _message, _mode: FIXED_ACCEPT))
-conn, sid = await bare.__aenter__()
-"""
-BARE_CARDS_TURN = "await conn.prompt(session_id=sid, prompt=[])"
 CLIENTS = {
     "nbacp": (NBACP_SETUP, NBACP_TURN, NBACP_END),
     "bare": (BARE_SETUP, BARE_TURN, BARE_END),
     "questions": (QUESTIONS_SETUP, NBACP_TURN, QUESTIONS_END),
-    "cards": (CARDS_SETUP, NBACP_TURN, QUESTIONS_END),
-    "bare cards": (BARE_CARDS_SETUP, BARE_CARDS_TURN, QUESTIONS_END.replace(": texts", ": []")),
+}
+# then one turn of many questions in the same kernel (RSS kept per answered card): the set-up, the
+# turn and how many cards the agent got accepted; nbacp's one-question agent asks ``cards`` now, the
+# bare client gets a session of its own with ``roundtrip``'s agent and fixed accept
+CARDS = {
+    "questions": ("agent.questions = {cards}", NBACP_TURN.format(prompt="cards"), "print(agent.actions['accept'])"),
+    "bare": (
+        "from benchmarks.roundtrip import FIXED_ACCEPT, AskingAgent, BareClient\n"
+        "cards_agent = AskingAgent({cards})\n"
+        "cards = bare_session(cards_agent, BareClient(lambda _message, _mode: FIXED_ACCEPT))\n"
+        "cards_conn, cards_sid = await cards.__aenter__()",
+        "await cards_conn.prompt(session_id=cards_sid, prompt=[])",
+        "print(cards_agent.actions['accept'])",
+    ),
 }
 
 
@@ -126,6 +128,10 @@ class Run:
     texts: list[tuple[str, str]] = field(default_factory=list)  # (result.text, record text) per turn
     outcomes: list[str] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)  # wall time of each turn's cell
+    cards_kept: int = 0  # RSS after the turn of many questions minus before it
+    cards_bytes: int = 0  # that turn's iopub bytes (comms + outputs)
+    cards_seconds: float = 0.0
+    cards_accepted: int = 0  # as the agent counts them
 
     @property
     def growth_per_turn(self) -> float:
@@ -157,11 +163,11 @@ def _outputs(messages: list[dict[str, Any]], by_display: dict[str, list[dict[str
 
 
 def run(client: str, n: int, cards: int = 0) -> Run:
-    """``client``: one of ``CLIENTS``; ``n`` turns, each its own cell; ``cards``: questions a turn
-    of the ``cards`` clients."""
+    """``client``: one of ``CLIENTS``; ``n`` turns, each its own cell; then, with ``cards``, one
+    turn of that many questions (``CARDS``)."""
     support = _kernel_support()
     setup, turn, end = CLIENTS[client]
-    setup = setup.format(tests=str(TESTS), n=n, cards=cards)
+    setup = setup.format(tests=str(TESTS), n=n)
     out = Run(client, n)
     with tempfile.TemporaryDirectory(prefix="nbacp-day-") as cwd, support.start_kernel(Path(cwd)) as kernel:
         pid = kernel.km.provisioner.pid
@@ -188,7 +194,25 @@ def run(client: str, n: int, cards: int = 0) -> Run:
             out.comm_bytes.append(sum(message_bytes(m) for m in messages if m["msg_type"] in COMMS))
             out.output_bytes.append(sum(message_bytes(m) for m in messages if m["msg_type"] in OUTPUTS))
             out.cells.append(new_code_cell(sources[i], outputs=_outputs(messages, by_display), execution_count=i + 2))
+        if cards:
+            _cards(kernel, pid, client, cards, out)
     return out
+
+
+def _cards(kernel: Any, pid: int, client: str, cards: int, out: Run) -> None:
+    prepare, turn, count = CARDS[client]
+    kernel.run(prepare.format(cards=cards), timeout=TURN_TIMEOUT)
+    before, start = rss_of(pid), time.perf_counter()
+    msg_id = kernel.execute(turn)
+    kernel.wait_idle(msg_id, TURN_TIMEOUT * 5)
+    out.cards_seconds = time.perf_counter() - start
+    out.cards_kept = rss_of(pid) - before
+    error = kernel.error(msg_id)
+    if error is not None:
+        raise AssertionError(f"{client}: the turn of {cards} questions failed: {error['ename']}: {error['evalue']}")
+    out.cards_accepted = int(kernel.run(count, timeout=TURN_TIMEOUT).strip())
+    time.sleep(0.5)
+    out.cards_bytes = sum(message_bytes(m) for m in kernel.messages(msg_id) if m["msg_type"] in COMMS + OUTPUTS)
 
 
 def check(ours: Run, bare: Run) -> None:
