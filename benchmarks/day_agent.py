@@ -5,7 +5,7 @@ Turn ``i`` (from 0) does what ``kind(i)`` says, in a cycle of ten: a form questi
 permission request, then the edit it asked for; two tool calls with diffs; a proposed cell
 (``notebook_edit`` through the client's kernel tools, over MCP on the ACP connection, as
 ``tests/support/mcp_acp_agent.py`` does); a subagent with its own message and tool call;
-notices; a thought and a plan; a long streamed message. Every turn also streams a short
+notices; a thought and a plan; a short chat (twice); a long streamed message. Every turn also streams a short
 message. Updates go out as raw JSON (``session/update``): the SDK's agent side would refuse
 ``subagent_update`` and ``notice``, which are outside its schema (docs/protocol.md,
 'Subagents, notices, compaction').
@@ -197,8 +197,8 @@ class DayAgent(BenchAgent):
 
 
 class BareDayClient(BareClient):
-    """The baseline: the bare ACP client answering as the script does (a fixed accept, the one
-    decline, allow), keeping only the turn's message text (what a text client prints)."""
+    """The baseline: the bare ACP client answering as the script does (a fixed accept, a decline
+    for the declined question, allow), keeping only the turn's message text (what a text client prints)."""
 
     def __init__(self) -> None:
         super().__init__(
