@@ -15,6 +15,7 @@ from benchmarks import (
     browser,
     budgets,
     cards,
+    day_report,
     notebook_edits,
     patterns,
     roundtrip,
@@ -23,7 +24,17 @@ from benchmarks import (
     turn_memory,
 )
 
-BENCHMARKS = ("streaming", "roundtrip", "patterns", "budgets", "cards", "turn-memory", "browser", "notebook-edits")
+BENCHMARKS = (
+    "streaming",
+    "roundtrip",
+    "patterns",
+    "budgets",
+    "cards",
+    "turn-memory",
+    "browser",
+    "notebook-edits",
+    "day",
+)
 QUICK = {
     "sizes": [200, 1_000],
     "budget": 1.0,
@@ -38,6 +49,9 @@ QUICK = {
     "pattern_count": [10],
     "stall_scale": 0.05,
     "edit_rounds": 3,
+    "day_turns": 10,
+    "day_rounds": 1,
+    "day_cards": 20,
 }
 
 
@@ -56,6 +70,9 @@ def main() -> None:
     parser.add_argument("--browser-cards", type=int, default=20, help="browser: cards shown in one cell")
     parser.add_argument("--browser-chunks", type=int, default=10_000, help="browser: chunks streamed in one cell")
     parser.add_argument("--edit-rounds", type=int, default=5, help="notebook-edits: inserts timed (median)")
+    parser.add_argument("--day-turns", type=int, default=300, help="day: turns of the session")
+    parser.add_argument("--day-rounds", type=int, default=3, help="day: times JupyterLab opens each notebook")
+    parser.add_argument("--day-cards", type=int, default=1_600, help="day: cards answered in one turn (RSS kept)")
     parser.add_argument("--stall-scale", type=float, default=1.0, help="budgets: shrink the reply/burst cases")
     parser.add_argument("--quick", action="store_true", help="small sizes: checks that every benchmark runs")
     args = parser.parse_args()
@@ -80,6 +97,8 @@ def main() -> None:
         runs.append(lambda: browser.report(args.browser_cards, args.browser_chunks))
     if "notebook-edits" in args.only:
         runs.append(lambda: notebook_edits.report(args.edit_rounds))
+    if "day" in args.only:
+        runs.append(lambda: day_report.report(args.day_turns, args.day_rounds, args.day_cards))
     for index, run in enumerate(runs):
         if index:
             print()
