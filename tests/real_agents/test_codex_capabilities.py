@@ -35,7 +35,12 @@ async def test_codex_advertises_append_only_and_its_model_gets_the_notebook_prom
     assert result.text == "hi from the fake"
     text = system_prompt.compose("Prefer pandas.")
     assert text is not None
-    [request] = [body for path, body in fake.snapshot() if path.endswith("/responses")]
-    developer = [item for item in request["input"] if item.get("role") == "developer"]
-    carried = [c.get("text", "") for item in developer for c in item.get("content", [])]
-    assert any(t.endswith(text) for t in carried), json.dumps(carried)[:2000]
+    # Every model request of the turn carries it. codex sends one here; once, on a machine loaded
+    # by other test runs, it sent two (not seen again in six runs under load): the count is not
+    # what this test claims, the prompt in what the model reads is.
+    requests = [body for path, body in fake.snapshot() if path.endswith("/responses")]
+    assert requests, fake.paths()
+    for request in requests:
+        developer = [item for item in request["input"] if item.get("role") == "developer"]
+        carried = [c.get("text", "") for item in developer for c in item.get("content", [])]
+        assert any(t.endswith(text) for t in carried), json.dumps(carried)[:2000]
