@@ -28,7 +28,8 @@ from acp.schema import AcpMcpServer, HttpHeader, HttpMcpServer
 from nbacp.client.namespace import user_namespace
 from nbacp.client.tools import runner, variables
 from nbacp.client.tools.acp_transport import AcpMcpHost, new_server_id
-from nbacp.client.tools.notebook import EDIT_TOOL, READ_TOOL, NotebookTools
+from nbacp.client.tools.notebook import NotebookTools
+from nbacp.client.tools.notebook_args import EDIT_TOOL, READ_TOOL
 from nbacp.client.tools.permission import RunPermission
 
 if TYPE_CHECKING:
