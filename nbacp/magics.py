@@ -1,7 +1,7 @@
 """``%load_ext nbacp``: prompt without boilerplate, ``%%agent [session]`` and ``%agent ...``.
 
 The cell body (or the rest of the line) is the prompt. ``{expr}`` is evaluated in the user
-namespace: DataFrames, figures and paths are attached (see ``nbacp.client.attachments``) and
+namespace: DataFrames, figures and paths are attached (see ``nbacp.client.turns.attachments``) and
 named in the text; any other value is formatted into the text with ``str``. ``{{`` and ``}}``
 are literal braces. Without a session name the last session used (or created) is prompted.
 
@@ -23,9 +23,9 @@ from typing import Any
 from IPython.core.error import UsageError
 
 from nbacp import kernel
-from nbacp.client.attachments import is_dataframe, is_figure, is_series
-from nbacp.client.namespace import user_namespace
-from nbacp.client.session import Session, last_session
+from nbacp.client.sessions.session import Session, last_session
+from nbacp.client.turns.attachments import is_dataframe, is_figure, is_series
+from nbacp.client.turns.namespace import user_namespace
 from nbacp.errors import MagicError
 
 __all__ = ["agent_prompt", "expand", "load_ipython_extension", "pick_session", "unload_ipython_extension"]

@@ -269,7 +269,7 @@ def test_the_checker_accepts_what_is_there() -> None:
     text = "\n".join(
         [
             "`nbacp/widgets/form_card.py`, js/src/base.js, `tests/browser/test_colab_stack.py`, `.ci/run`.",
-            "`form_card.py` and `wire/ws_link.py`; `notebooks/*.ipynb`; `nbacp/widgets/static/card.js`.",
+            "`form_card.py` and `transports/ws_link.py`; `notebooks/*.ipynb`; `nbacp/widgets/static/card.js`.",
             "`nbacp.widgets.form_card`, nbacp.kernel.ensure_comm_status, `nbacp.Form.from_schema`, `nbacp.FormCard`.",
             "[the layers](design.md#layers); ([kernels.md](kernels.md), 'Colab'); (docs/kernels.md, 'Status').",
             "`tests/<subpackage>/`, https://example.org/tests/nowhere.py, nbacp. Then `dist/index.js`.",

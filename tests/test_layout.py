@@ -16,7 +16,10 @@ The rules checked:
   the widgets or anything above; no module imports a layer above its own;
 - no public function or class is named like a submodule of its package;
 - imports of nbacp's own modules inside functions only in the package root (its IPython
-  extension hooks import ``nbacp.magics`` and so IPython only when ``%load_ext`` runs).
+  extension hooks import ``nbacp.magics`` and so IPython only when ``%load_ext`` runs);
+- inside ``nbacp.client``, laid out by capability, run-time imports (all but those under
+  ``TYPE_CHECKING``, which only name types in signatures) go down ``CLIENT_RANKS`` and never
+  round a circle between its folders (docs/layout.md, 'The client').
 """
 
 from __future__ import annotations
@@ -50,6 +53,22 @@ PURE = ("ipywidgets", "anywidget", "acp")
 FORBIDDEN_THIRD_PARTY = {"nbacp.form": PURE, "nbacp.render": PURE}
 SIBLINGS_APART = (("nbacp.client.wire", "nbacp.widgets"), ("nbacp.widgets", "nbacp.client.wire"))
 FUNCTION_LOCAL_OWN_ALLOWED = {"nbacp"}
+# The session layer's capabilities, lower numbers lower: a folder, or a module at its top.
+CLIENT_RANKS = {
+    "nbacp.client.wire": 0,
+    "nbacp.client.surface": 1,
+    "nbacp.client.subagents": 1,
+    "nbacp.client.connection_view": 1,
+    "nbacp.client.auth": 2,
+    "nbacp.client.workspace": 2,
+    "nbacp.client.questions": 3,
+    "nbacp.client.turns": 4,
+    "nbacp.client.tools": 5,
+    "nbacp.client.sessions": 5,
+    "nbacp.client.notebook_client": 6,
+    "nbacp.client.connection": 7,
+    "nbacp.client": 8,  # its lazy exports
+}
 
 
 @dataclass(frozen=True)
@@ -59,6 +78,7 @@ class Import:
     names: tuple[str, ...]  # for ``from target import names``; () for ``import target``
     in_function: bool
     line: int
+    type_only: bool = False  # under ``if TYPE_CHECKING:``
 
 
 def modules() -> dict[str, Path]:
@@ -77,19 +97,22 @@ MODULES = modules()
 def imports_of(name: str, path: Path) -> Iterator[Import]:
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
 
-    def walk(node: ast.AST, in_function: bool) -> Iterator[Import]:
+    def walk(node: ast.AST, in_function: bool, type_only: bool = False) -> Iterator[Import]:
         for child in ast.iter_child_nodes(node):
             local = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+            typing = type_only or (
+                isinstance(child, ast.If) and isinstance(child.test, ast.Name) and child.test.id == "TYPE_CHECKING"
+            )
             if isinstance(child, ast.Import):
                 for alias in child.names:
-                    yield Import(name, alias.name, (), in_function, child.lineno)
+                    yield Import(name, alias.name, (), in_function, child.lineno, type_only)
             elif isinstance(child, ast.ImportFrom):
                 base = child.module or ""
                 if child.level:
                     parts = package.split(".")[: len(package.split(".")) - (child.level - 1)]
                     base = ".".join([*parts, *([child.module] if child.module else [])])
-                yield Import(name, base, tuple(a.name for a in child.names), in_function, child.lineno)
-            yield from walk(child, local)
+                yield Import(name, base, tuple(a.name for a in child.names), in_function, child.lineno, type_only)
+            yield from walk(child, local, typing)
 
     yield from walk(ast.parse(path.read_text(encoding="utf-8")), False)
 
@@ -208,7 +231,7 @@ def private_imports() -> list[str]:
 
 
 def test_the_sources_are_all_read() -> None:
-    assert {"nbacp", "nbacp.client.wire.guard", "nbacp.client.session", "nbacp.form.model"} <= set(MODULES)
+    assert {"nbacp", "nbacp.client.wire.guard", "nbacp.client.sessions.session", "nbacp.form.model"} <= set(MODULES)
     assert len(ALL_IMPORTS) > 300
 
 
@@ -254,3 +277,61 @@ def test_no_public_function_is_named_like_a_submodule() -> None:
                 if sibling in MODULES and sibling != name:
                     clashes.append(f"{name}.{node.name}")
     assert clashes == []
+
+
+def client_unit(module: str) -> str | None:
+    """The capability of ``nbacp.client`` a module belongs to (a key of ``CLIENT_RANKS``), or None."""
+    units = [key for key in CLIENT_RANKS if module == key or module.startswith(key + ".")]
+    return max(units, key=len) if units else None
+
+
+def client_edges() -> dict[tuple[str, str], list[str]]:
+    """Run-time imports between two capabilities of the client, with the imports behind each."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for imp in ALL_IMPORTS:
+        mine = client_unit(imp.module)
+        if mine is None or imp.type_only:
+            continue
+        for target in edges(imp):
+            theirs = client_unit(target)
+            if theirs is not None and theirs != mine:
+                found.setdefault((mine, theirs), []).append(f"{imp.module}:{imp.line} imports {target}")
+    return found
+
+
+def test_every_client_module_has_a_rank() -> None:
+    unranked = [name for name in MODULES if name.startswith("nbacp.client") and client_unit(name) is None]
+    assert unranked == []
+    assert {name.split(".")[2] for name in MODULES if name.count(".") >= 2 and name.startswith("nbacp.client.")} <= {
+        key.rpartition(".")[2] for key in CLIENT_RANKS
+    }
+
+
+def test_the_client_imports_down_its_capabilities() -> None:
+    upward = [
+        line
+        for (mine, theirs), lines in client_edges().items()
+        if CLIENT_RANKS[theirs] > CLIENT_RANKS[mine]
+        for line in lines
+    ]
+    assert upward == []
+
+
+def test_no_circle_between_the_clients_capabilities() -> None:
+    units: dict[str, set[str]] = {key: set() for key in CLIENT_RANKS}
+    for mine, theirs in client_edges():
+        units[mine].add(theirs)
+    assert cycles(units) == []
+
+
+def test_no_client_folder_is_a_corridor() -> None:
+    """A folder a reader scans in one look: at most 15 modules beside its ``__init__``."""
+    for folder in sorted({path.parent for path in MODULES.values() if "client" in path.parts}):
+        count = len([p for p in folder.glob("*.py") if p.name != "__init__.py"])
+        assert count <= 15, f"{folder.relative_to(ROOT.parent)} holds {count} modules"
+
+
+def test_the_type_checking_imports_are_told_apart() -> None:
+    lifecycle = [imp for imp in ALL_IMPORTS if imp.module == "nbacp.client.connection.lifecycle"]
+    assert any(imp.type_only and imp.target == "nbacp.client.notebook_client" for imp in lifecycle)
+    assert any(not imp.type_only and imp.target == "nbacp.client.sessions.session" for imp in lifecycle)

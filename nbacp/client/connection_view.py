@@ -1,6 +1,6 @@
 """What sessions, turns, settings calls and authentication use of a connection, as a protocol.
 
-``Connection`` (``nbacp.client.connection``) satisfies it. Sessions and turns are made by the
+``Connection`` (``nbacp.client.connection.connect``) satisfies it. Sessions and turns are made by the
 connection and hold it, so if they imported ``Connection`` the modules would import each other;
 they name this protocol instead, and the imports go one way: connection -> sessions -> turns.
 """
@@ -13,9 +13,9 @@ if TYPE_CHECKING:
     from acp.client.connection import ClientSideConnection
 
     from nbacp.client.notebook_client import NotebookClient
-    from nbacp.client.settings import SessionSettings
+    from nbacp.client.sessions.settings import SessionSettings
     from nbacp.client.wire.guard import Guard
-    from nbacp.client.wire.process import AgentProcess
+    from nbacp.client.wire.transports.process import AgentProcess
 
 
 class ConnectionView(Protocol):

@@ -1,8 +1,10 @@
 """NotebookClient: the ACP client half that lives in the kernel and answers through widgets.
 
 It is the routing table of the client's incoming methods: each ``acp.Client`` method below
-is one line naming the handler family that answers it (``nbacp.client.handlers``). The
-families share the connection's surfaces (``nbacp.client.surface``) and the sessions' folders.
+is one line naming the handler family that answers it, each living with its capability:
+``questions.handler``, ``turns.updates_handler``, ``turns.extension_notes``,
+``workspace.fs_handler`` and ``workspace.terminal_handler``. The families share the
+connection's surfaces (``nbacp.client.surface``) and the sessions' folders.
 A method the client did not advertise is answered "Method not found", as if it did not exist.
 """
 
@@ -32,15 +34,15 @@ from acp.schema import (
     WriteTextFileResponse,
 )
 
-from nbacp.client.handlers.extension_notes import ExtensionNotes
-from nbacp.client.handlers.fs import FileAccess, Files, Roots
-from nbacp.client.handlers.questions import AnswerPolicy, Questions
-from nbacp.client.handlers.terminal import TerminalHandlers
-from nbacp.client.handlers.updates import Updates
+from nbacp.client.questions.handler import AnswerPolicy, Questions
 from nbacp.client.subagents import Subagents
 from nbacp.client.surface import Surfaces
-from nbacp.client.terminals import Terminals
+from nbacp.client.turns.extension_notes import ExtensionNotes
+from nbacp.client.turns.updates_handler import Updates
 from nbacp.client.wire.guard import Guard
+from nbacp.client.workspace.fs_handler import FileAccess, Files, Roots
+from nbacp.client.workspace.terminal_handler import TerminalHandlers
+from nbacp.client.workspace.terminals import Terminals
 from nbacp.widgets.card import Card
 
 RAW_CAPABILITIES: dict[str, Any] = {"subagents": {}, "session": {"notices": {}, "compaction": {}}}
@@ -157,7 +159,7 @@ class NotebookClient:
 
     @property
     def terminals(self) -> Terminals:
-        """The client terminals the agent started, by session (``nbacp.client.terminals``)."""
+        """The client terminals the agent started, by session (``nbacp.client.workspace.terminals``)."""
         return self.terminal_handlers.terminals
 
     def open_cards(self, session_id: str | None = None) -> list[Card[Any]]:

@@ -4,7 +4,7 @@ The server is found by its runtime file (``jpserver-<pid>.json`` in Jupyter's ru
 written by the server for the same user, with its URL, token and root folder) and recognised by
 having a session with this kernel's id. Only a server on this machine (a loopback URL) is asked,
 without any proxy, for at most ``ASK_TIMEOUT`` seconds. The notebook guard
-(nbacp/client/open_notebooks.py) and the notebook link (notebook_link.py) both ask it.
+(nbacp/client/workspace/open_notebooks.py) and the notebook link (notebook_link.py) both ask it.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """How a command ended: an exit code or a signal, and the line a turn shows for it.
 
-The kernel's client terminals report it (``nbacp.client.terminals``), the transcript shows it,
+The kernel's client terminals report it (``nbacp.client.workspace.terminals``), the transcript shows it,
 and the wire layer turns it into ACP's ``exitCode`` / ``signal`` (``nbacp.client.wire.replies``).
 """
 

@@ -52,7 +52,8 @@ def card_spec(
         }
         for row in body.pop("options")
     ]
-    lines = [warning] if warning else []  # e.g. a write to a notebook open in Jupyter (nbacp.client.notebook_writes)
+    # e.g. a write to a notebook open in Jupyter (nbacp.client.questions.notebook_writes)
+    lines = [warning] if warning else []
     if not options:
         lines.append("The agent offered no options; only cancelling the turn can close this.")
     message = "\n".join(lines)

@@ -271,7 +271,7 @@ HOSTILE = textwrap.dedent(f"""
     import acp
     from acp.schema import ContentToolCallContent, PermissionOption, TextContentBlock, ToolCallUpdate
     from nbacp.render.turn_record_text import record_markdown, record_text
-    from nbacp.client.turn import TurnRecord as Record
+    from nbacp.client.turns.turn import TurnRecord as Record
     from nbacp.widgets.transcript import Transcript
     X = {XSS!r}
     schema = {{"type": "object", "title": X, "description": X, "properties": {{

@@ -254,7 +254,7 @@ async def test_two_megabytes_of_stderr_neither_hang_nor_grow_past_the_bound() ->
 
 
 def test_stderr_tail_bounds_lines_and_line_length() -> None:
-    from nbacp.client.wire.stderr import StderrTail
+    from nbacp.client.wire.transports.stderr import StderrTail
 
     tail = StderrTail(max_lines=3, max_line_chars=10)
     tail.feed(b"one\ntwo\nthr")
@@ -326,7 +326,8 @@ async def test_extension_notification_between_turns_goes_to_the_inbox() -> None:
 
 
 def test_importing_the_connection_module_first_leaves_connect_callable() -> None:
-    code = "import nbacp.client.connection\nimport nbacp\nassert callable(nbacp.connect), nbacp.connect\nprint('ok')"
+    code = "import nbacp.client.connection.connect\nimport nbacp\n"
+    code += "assert callable(nbacp.connect), nbacp.connect\nprint('ok')"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout == "ok\n"
 
@@ -402,7 +403,7 @@ async def test_close_after_a_failed_or_timed_out_prompt_logs_nothing(
 
 async def test_stop_escalates_to_the_whole_process_group() -> None:
     """An agent that ignores stdin EOF and SIGTERM is killed, with the helper process it started."""
-    from nbacp.client.wire import process
+    from nbacp.client.wire.transports import process
 
     code = (
         "import signal, subprocess, sys, time\n"

@@ -1,7 +1,7 @@
 """The client's incoming methods: one table, one handler per family, one complete surface protocol.
 
 The table is ``NotebookClient``: every method the SDK routes to a client is defined there and
-answered by a family of ``nbacp.client.handlers``. Every surface the families talk to
+answered by a family living with its capability (``HANDLERS``). Every surface the families talk to
 implements the whole ``Surface`` protocol, so no handler asks a surface what it can do.
 A card's reply is serialised once and its schema parsed once, over a real connection.
 """
@@ -22,7 +22,6 @@ from support.peers import HoldingAgent
 
 import nbacp
 from nbacp.answers import Script
-from nbacp.client import handlers
 from nbacp.client.notebook_client import NotebookClient
 from nbacp.client.surface import QuietSurface, Surface, Surfaces
 from nbacp.client.tools import acp_transport
@@ -30,6 +29,14 @@ from nbacp.form import Form
 from nbacp.widgets import Transcript
 
 CLIENT = Path(nbacp.__file__).parent / "client"
+HANDLERS = [
+    "questions/handler.py",
+    "turns/updates_handler.py",
+    "turns/extension_notes.py",
+    "workspace/fs_handler.py",
+    "workspace/terminal_handler.py",
+]
+"""The handler families of the table, each in its capability's folder."""
 
 
 def protocol_methods(cls: type) -> dict[str, inspect.Signature]:
@@ -60,9 +67,15 @@ def test_each_surface_implements_the_whole_protocol(surface: type) -> None:
         assert list(mine.parameters) == list(signature.parameters), name
 
 
+def test_the_table_imports_every_family() -> None:
+    table = (CLIENT / "notebook_client.py").read_text()
+    for family in HANDLERS:
+        assert f"from nbacp.client.{family[:-3].replace('/', '.')} import " in table, family
+
+
 def test_no_handler_probes_an_object_with_getattr() -> None:
     probing = []
-    for path in [CLIENT / "notebook_client.py", CLIENT / "surface.py", *Path(handlers.__file__).parent.glob("*.py")]:
+    for path in [CLIENT / "notebook_client.py", CLIENT / "surface.py", *(CLIENT / family for family in HANDLERS)]:
         for node in ast.walk(ast.parse(path.read_text())):
             called = node.func if isinstance(node, ast.Call) else None
             if isinstance(called, ast.Name) and called.id in ("getattr", "hasattr"):

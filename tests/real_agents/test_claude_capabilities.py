@@ -25,7 +25,7 @@ from agent_support import HANG, claude_env
 from fake_models import AnthropicFake, Call, Calls, FakeModel, Reply, Say
 
 import nbacp
-from nbacp.client import system_prompt
+from nbacp.client.sessions import system_prompt
 
 pytestmark = pytest.mark.real_agents
 

@@ -15,7 +15,7 @@ from fake_models import ResponsesFake, Say
 from test_codex_agent import codex_env
 
 import nbacp
-from nbacp.client import system_prompt
+from nbacp.client.sessions import system_prompt
 
 pytestmark = pytest.mark.real_agents
 

@@ -6,8 +6,8 @@ from html.parser import HTMLParser
 
 from acp import schema
 
-from nbacp.client.session_header import SessionHeader
-from nbacp.client.turn import TurnRecord as Record
+from nbacp.client.sessions.header import SessionHeader
+from nbacp.client.turns.turn import TurnRecord as Record
 from nbacp.render.turn_record_html import header_html, record_html
 from nbacp.widgets.transcript import Transcript
 

@@ -8,7 +8,7 @@ import ipywidgets as widgets
 from acp import schema
 from support.comm_support import walk
 
-from nbacp.client.session_controls import SessionControls
+from nbacp.client.sessions.controls import SessionControls
 from nbacp.widgets import shared
 from nbacp.widgets.transcript import Transcript
 

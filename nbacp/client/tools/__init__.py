@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Literal
 
-from nbacp.client.attachments import MAX_ROWS
 from nbacp.client.tools.acp_transport import host_for
 from nbacp.client.tools.runner import MAX_IMAGES, MAX_OUTPUT
 from nbacp.client.tools.server import KernelToolServer
+from nbacp.client.turns.attachments import MAX_ROWS
 from nbacp.errors import ToolsNotSupportedError
 from nbacp.kernel import versions
 from nbacp.kernel.open_notebook import OpenNotebook

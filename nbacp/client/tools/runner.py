@@ -16,7 +16,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from nbacp.client.attachments import figure_png, is_figure
+from nbacp.client.turns.attachments import figure_png, is_figure
 
 MAX_OUTPUT = 10_000
 """Characters of text output returned to the agent (stdout + stderr + value + error)."""

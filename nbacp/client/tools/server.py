@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from acp.schema import AcpMcpServer, HttpHeader, HttpMcpServer
 
-from nbacp.client.namespace import user_namespace
 from nbacp.client.tools import runner, variables
 from nbacp.client.tools.acp_transport import AcpMcpHost, new_server_id
 from nbacp.client.tools.notebook import NotebookTools
 from nbacp.client.tools.notebook_args import EDIT_TOOL, READ_TOOL
 from nbacp.client.tools.permission import RunPermission
+from nbacp.client.turns.namespace import user_namespace
 
 if TYPE_CHECKING:
     from nbacp.client.notebook_client import NotebookClient

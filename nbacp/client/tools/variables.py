@@ -9,8 +9,8 @@ from __future__ import annotations
 import reprlib
 from typing import Any
 
-from nbacp.client.attachments import MAX_CHARS, MAX_ROWS, is_dataframe, is_series, table_text
-from nbacp.client.namespace import public_names
+from nbacp.client.turns.attachments import MAX_CHARS, MAX_ROWS, is_dataframe, is_series, table_text
+from nbacp.client.turns.namespace import public_names
 
 MAX_VARIABLES = 200
 """list_variables stops after this many names and says how many it left out."""

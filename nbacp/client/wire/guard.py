@@ -51,7 +51,7 @@ from nbacp.render.safe_text import SurrogateJoiner, comm_safe
 if TYPE_CHECKING:
     from acp.client.connection import ClientSideConnection
 
-    from nbacp.client.wire.transports import RemoteLimits
+    from nbacp.client.wire.transports.links import RemoteLimits
 
 log = logging.getLogger(__name__)
 
