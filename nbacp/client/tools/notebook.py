@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 MAX_WAITING = 32
 """Proposals of one session waiting for the person at once (being checked, on a card, or being
 applied); each further one is refused at once with ``waiting_text``."""
+STOPPED = "The person stopped the turn before this proposal was shown to them; nothing was applied."
 FALLBACK_PLACE = "below your prompt cell"
 """Where a new cell goes when the notebook cannot be read (IPython's ``set_next_input``)."""
 
@@ -64,6 +65,19 @@ class NotebookTools:
         """Proposals in flight now (at most ``MAX_WAITING``)."""
         self.refused_over_bound = 0
         """Proposals answered with ``waiting_text`` so far."""
+        self.turns = 0
+        self.stopped = -1
+        """The turn the person stopped last (``turns`` counts the turns started)."""
+
+    def turn_started(self) -> None:
+        """A turn began (in its prompt cell): the link notes that cell."""
+        self.turns += 1
+        self.link.turn_started()
+
+    def turn_stopped(self) -> None:
+        """The stop button: open cards close through the questions; a proposal still being checked
+        (reading the notebook) is refused once it would build its card, so nothing lands after the stop."""
+        self.stopped = self.turns
 
     async def read(self) -> str:
         view = await self._view()
@@ -74,16 +88,18 @@ class NotebookTools:
     async def edit(self, args: dict[str, Any]) -> tuple[str, bool]:
         """(the outcome text, whether it was applied)."""
         # Counted before the first await, so concurrent calls cannot all pass the check.
+        if self.stopped == self.turns:
+            raise NotApplied(STOPPED)
         if self.waiting >= MAX_WAITING:
             self.refused_over_bound += 1
             raise NotApplied(waiting_text(self.waiting))
         self.waiting += 1
         try:
-            return await self._edit(args)
+            return await self._edit(args, self.turns)
         finally:
             self.waiting -= 1
 
-    async def _edit(self, args: dict[str, Any]) -> tuple[str, bool]:
+    async def _edit(self, args: dict[str, Any], turn: int) -> tuple[str, bool]:
         mode, cell_id, source, cell_type = edit_args(args)
         try:
             view: NotebookView | None = await self._view()
@@ -104,6 +120,8 @@ class NotebookTools:
                 f"Cell {cell_id} holds the person's running prompt: it cannot be "
                 f"{'deleted' if mode == 'delete' else 'replaced'}. Insert a new cell instead. Nothing was applied."
             )
+        if self.stopped == turn:  # stopped while the notebook was read
+            raise NotApplied(STOPPED)
         name = name_in(view, cell_id)
         if view is None:  # the fallback places a new cell below the prompt cell, whatever was asked
             asked = "notebook_edit: insert a new cell (below the prompt cell, where the front end allows)"

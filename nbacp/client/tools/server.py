@@ -163,7 +163,12 @@ class KernelToolServer:
     def turn_started(self) -> None:
         """A turn of the session began (called in its prompt cell): the notebook link notes that cell."""
         if self.notebook is not None:
-            self.notebook.link.turn_started()
+            self.notebook.turn_started()
+
+    def turn_stopped(self) -> None:
+        """The person stopped the turn: notebook proposals not yet on a card never get one."""
+        if self.notebook is not None:
+            self.notebook.turn_stopped()
 
     @property
     def namespace(self) -> dict[str, Any]:

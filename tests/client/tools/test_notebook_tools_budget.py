@@ -1,6 +1,7 @@
 """Open proposals are bounded per session: 500 concurrent ``notebook_edit`` calls through the real
 MCP tool server open at most ``MAX_WAITING`` review cards; every other call is answered at once,
-before any widget is built, and the stop button still ends the turn with nothing applied."""
+before any widget is built, and the stop button still ends the turn with nothing applied, even
+for a proposal that was still being checked when it was pressed."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ from typing import Any
 
 import pytest
 from support.mcp_acp_agent import McpAcpAgent
-from support.notebook_tools import edit, failed, notebook, read, text_of
+from support.memory_notebook import MemoryNotebook
+from support.notebook_tools import PATH, edit, failed, notebook, read, text_of
 
 import nbacp
-from nbacp.client.tools.notebook import MAX_WAITING
+from nbacp.client.tools.notebook import MAX_WAITING, STOPPED
 from nbacp.client.tools.notebook_args import NotApplied
 from nbacp.client.tools.notebook_texts import waiting_text
+from nbacp.kernel.notebook_edits import NotebookView
 from nbacp.widgets.review_card import ReviewCard
 
 pytest.importorskip("mcp")
@@ -82,3 +85,35 @@ async def test_a_slot_freed_by_an_answer_takes_the_next_proposal() -> None:
         session.connection.client.cancel_cards("done", session.id)
         outcomes = await asyncio.gather(again, *waiting[1:])
     assert [applied for _, applied in outcomes] == [False] * MAX_WAITING and book.applied == []
+
+
+class SlowRead(MemoryNotebook):
+    """A page that answers the read only when the test says (the real one takes a round trip)."""
+
+    def __init__(self) -> None:
+        super().__init__(PATH, notebook().cells, "ask")
+        self.reading = asyncio.Event()
+        self.answer = asyncio.Event()
+
+    async def read(self) -> NotebookView:
+        self.reading.set()
+        await self.answer.wait()
+        return await super().read()
+
+
+async def test_a_proposal_still_being_checked_at_the_stop_gets_no_card() -> None:
+    """Stopped while the proposal's read of the notebook was on its way: no card after the stop,
+    nothing applied, and the agent is told (it may not have stopped; McpAcpAgent ignores the cancel)."""
+    book = SlowRead()
+    cards: list[Any] = []
+    async with asyncio.timeout(60), nbacp.connect(McpAcpAgent(), answers=cards.append) as conn:
+        session = await conn.new_session(tools=nbacp.kernel_tools(namespace={}, notebook=book))
+        steps = [edit(cell_id="load", new_source="x", edit_mode="insert")]
+        turn = asyncio.ensure_future(session.prompt("calls " + json.dumps(steps)))
+        await book.reading.wait()
+        await session.cancel()
+        book.answer.set()
+        result = await turn
+    (refused,) = json.loads(result.text)["results"]
+    assert failed(refused) and text_of(refused) == STOPPED
+    assert cards == [] and book.applied == []
