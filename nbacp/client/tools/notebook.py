@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from nbacp.client.tools.notebook_args import NotApplied, edit_args, same_notebook, target_cell
+from nbacp.client.tools.notebook_args import edit_args, same_notebook, target_cell
 from nbacp.client.tools.notebook_texts import (
     name_in,
     outcome,
@@ -47,6 +47,10 @@ applied); each further one is refused at once with ``waiting_text``."""
 STOPPED = "The person stopped the turn before this proposal was shown to them; nothing was applied."
 FALLBACK_PLACE = "below your prompt cell"
 """Where a new cell goes when the notebook cannot be read (IPython's ``set_next_input``)."""
+
+
+class _NotApplied(ValueError):
+    """A proposal refused before any card: the tool result says why; nothing was applied."""
 
 
 class NotebookTools:
@@ -89,10 +93,10 @@ class NotebookTools:
         """(the outcome text, whether it was applied)."""
         # Counted before the first await, so concurrent calls cannot all pass the check.
         if self.stopped == self.turns:
-            raise NotApplied(STOPPED)
+            raise _NotApplied(STOPPED)
         if self.waiting >= MAX_WAITING:
             self.refused_over_bound += 1
-            raise NotApplied(waiting_text(self.waiting))
+            raise _NotApplied(waiting_text(self.waiting))
         self.waiting += 1
         try:
             return await self._edit(args, self.turns)
@@ -103,25 +107,25 @@ class NotebookTools:
         mode, cell_id, source, cell_type = edit_args(args)
         try:
             view: NotebookView | None = await self._view()
-        except NotApplied:
+        except _NotApplied:
             # A link that is not live may still take a new cell another way (IPython's
             # set_next_input): the card says so, and the link's result says what became of it.
             if mode != "insert" or self.link.live:
                 raise
             view = None
         if view is not None and not same_notebook(str(args["notebook_path"]), view.path):
-            raise NotApplied(
+            raise _NotApplied(
                 f"Edits go only to the notebook the prompt came from, {view.path!r}, not "
                 f"{args['notebook_path']!r}. Nothing was applied."
             )
         target = target_cell(view, cell_id) if view is not None else None
         if view is not None and mode != "insert" and cell_id == view.prompt_cell_id:
-            raise NotApplied(
+            raise _NotApplied(
                 f"Cell {cell_id} holds the person's running prompt: it cannot be "
                 f"{'deleted' if mode == 'delete' else 'replaced'}. Insert a new cell instead. Nothing was applied."
             )
         if self.stopped == turn:  # stopped while the notebook was read
-            raise NotApplied(STOPPED)
+            raise _NotApplied(STOPPED)
         name = name_in(view, cell_id)
         if view is None:  # the fallback places a new cell below the prompt cell, whatever was asked
             asked = "notebook_edit: insert a new cell (below the prompt cell, where the front end allows)"
@@ -131,7 +135,7 @@ class NotebookTools:
         if mode != "insert":
             assert target is not None and cell_id is not None
             if cell_id not in self.read_sources:
-                raise NotApplied(f"Read cell {cell_id} with notebook_read before changing it. Nothing was applied.")
+                raise _NotApplied(f"Read cell {cell_id} with notebook_read before changing it. Nothing was applied.")
             expected = self.read_sources[cell_id]
             if target.source != expected:
                 value = {"outcome": "stale", "cell_id": cell_id, "diff": diff_text(expected, source)}
@@ -260,4 +264,4 @@ class NotebookTools:
         except NbacpError as exc:
             reason = str(exc).rstrip()
             end = "" if reason.endswith((".", "!", "?")) else "."
-            raise NotApplied(f"The notebook cannot be reached: {reason}{end} Nothing was applied.") from None
+            raise _NotApplied(f"The notebook cannot be reached: {reason}{end} Nothing was applied.") from None

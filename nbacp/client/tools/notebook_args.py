@@ -4,7 +4,7 @@
 ``cell_id``, ``new_source``, ``cell_type``, ``edit_mode``), so models use it without coaching.
 Cells are addressed by id, never by index (an index moves when the person edits meanwhile).
 Every check here runs before the notebook is read or a card is built; a refusal is a
-``NotApplied`` whose text the agent gets.
+``ValueError`` whose text the agent gets (the tool server answers it as a tool error).
 """
 
 from __future__ import annotations
@@ -46,41 +46,37 @@ EDIT_TOOL: dict[str, Any] = {
 }
 
 
-class NotApplied(ValueError):
-    """A proposal refused before any card: the tool result says why; nothing was applied."""
-
-
 def edit_args(args: dict[str, Any]) -> tuple[EditMode, str | None, str, CellType | None]:
-    """(mode, cell_id, source, cell_type) of a ``notebook_edit`` call, or ``NotApplied``."""
+    """(mode, cell_id, source, cell_type) of a ``notebook_edit`` call, or ``ValueError``."""
     for name in ("notebook_path", "cell_id", "new_source", "cell_type", "edit_mode"):
         if args.get(name) is not None and not isinstance(args[name], str):
-            raise NotApplied(f"The argument {name!r} must be a string.")
+            raise ValueError(f"The argument {name!r} must be a string.")
     if not isinstance(args.get("notebook_path"), str):
-        raise NotApplied("The argument 'notebook_path' is required (the notebook notebook_read names).")
+        raise ValueError("The argument 'notebook_path' is required (the notebook notebook_read names).")
     unknown = sorted(set(args) - set(EDIT_TOOL["inputSchema"]["properties"]))
     if {"cell_number", "index", "cell_index"} & set(unknown):
-        raise NotApplied(
+        raise ValueError(
             "Cells are addressed by cell_id (from notebook_read), never by index: an index "
             "moves when the person edits meanwhile. Nothing was applied."
         )
     if unknown:
-        raise NotApplied(f"Unknown argument(s) {', '.join(map(repr, unknown))}; nothing was applied.")
+        raise ValueError(f"Unknown argument(s) {', '.join(map(repr, unknown))}; nothing was applied.")
     mode = args.get("edit_mode") or "replace"
     if mode not in ("insert", "replace", "delete"):
-        raise NotApplied(f"edit_mode must be insert, replace or delete, not {mode!r}.")
+        raise ValueError(f"edit_mode must be insert, replace or delete, not {mode!r}.")
     cell_type = args.get("cell_type")
     if cell_type is not None and cell_type not in ("code", "markdown"):
-        raise NotApplied(f"cell_type must be code or markdown, not {cell_type!r}.")
+        raise ValueError(f"cell_type must be code or markdown, not {cell_type!r}.")
     cell_id = args.get("cell_id") or None
     if mode != "insert" and cell_id is None:
-        raise NotApplied(f"edit_mode {mode!r} needs the cell_id of the cell to {mode}.")
+        raise ValueError(f"edit_mode {mode!r} needs the cell_id of the cell to {mode}.")
     source = args.get("new_source")
     if mode != "delete":
         if source is None:
-            raise NotApplied(f"edit_mode {mode!r} needs new_source.")
+            raise ValueError(f"edit_mode {mode!r} needs new_source.")
         problem = source_problem(source)
         if problem is not None:
-            raise NotApplied(problem)
+            raise ValueError(problem)
     return cast(EditMode, mode), cell_id, source or "", cast("CellType | None", cell_type)
 
 
@@ -90,11 +86,11 @@ def target_cell(view: NotebookView, cell_id: str | None) -> Cell | None:
         return None
     found = [cell for cell in view.cells if cell.id == cell_id]
     if not found:
-        raise NotApplied(
+        raise ValueError(
             f"No cell has the id {cell_id!r} in {view.path} (notebook_read lists the ids). Nothing was applied."
         )
     if len(found) > 1:
-        raise NotApplied(
+        raise ValueError(
             f"{len(found)} cells have the id {cell_id!r} in {view.path}: which one is meant is not sure. "
             "Nothing was applied."
         )

@@ -16,7 +16,6 @@ from support.notebook_tools import PATH, edit, failed, notebook, read, text_of
 
 import nbacp
 from nbacp.client.tools.notebook import MAX_WAITING, STOPPED
-from nbacp.client.tools.notebook_args import NotApplied
 from nbacp.client.tools.notebook_texts import waiting_text
 from nbacp.kernel.notebook_edits import NotebookView
 from nbacp.widgets.review_card import ReviewCard
@@ -75,7 +74,7 @@ async def test_a_slot_freed_by_an_answer_takes_the_next_proposal() -> None:
         waiting = [asyncio.ensure_future(tools.edit(dict(args))) for _ in range(MAX_WAITING)]
         while len(cards) < MAX_WAITING:
             await asyncio.sleep(0.01)
-        with pytest.raises(NotApplied, match=f"^{MAX_WAITING} proposals are already waiting"):
+        with pytest.raises(ValueError, match=f"^{MAX_WAITING} proposals are already waiting"):
             await tools.edit(dict(args))
         cards[0].reject()
         assert await waiting[0] == ("Rejected by the person; nothing was changed.", False)
