@@ -18,8 +18,10 @@ const TAGS = { "+": "add", "-": "del", "@": "hunk", " ": "ctx" };
 export function reviewDiff(spec) {
   const diff = spec.diff || { lines: [], added: 0, removed: 0, more: 0 };
   const what = spec.mode === "insert" ? "new cell" : spec.mode === "delete" ? "deleted cell" : "changed cell";
+  // The id is for matching the agent's words ("cell b7c1"); the header names the cell as the person sees it.
+  const id = spec.target ? h("span", { class: "nbacp-review-id", text: `${spec.mode === "insert" ? "after " : ""}id ${spec.target}` }) : null;
   const head = h("div", { class: "nbacp-diff-head" }, [
-    h("span", { class: "nbacp-diff-path", text: `${spec.cell_type || "code"} · ${what}${spec.target ? ` ${spec.target}` : ""}` }),
+    h("span", { class: "nbacp-diff-path" }, [`${spec.cell_type || "code"} · ${what}`, ...(id ? [" · ", id] : [])]),
     h("span", { class: "nbacp-diff-size", text: diffSize(diff) }),
   ]);
   const lines = list(diff.lines).map(([tag, text]) =>
@@ -59,8 +61,22 @@ export function copyBlock(source) {
   return [pre, h("div", { class: "nbacp-actions" }, [button])];
 }
 
+/**
+ * The header with the cell's first line as code: the kernel's header ends with it in backticks.
+ * @param {HTMLElement} header
+ * @param {import("./types.js").ReviewSpec} spec
+ */
+export function codeInHeader(header, spec) {
+  const text = String(spec.header || "");
+  const line = spec.target_line || "";
+  if (!line || !text.endsWith(`\`${line}\``)) return;
+  header.replaceChildren(text.slice(0, text.length - line.length - 2), h("code", { class: "nbacp-review-line", text: line }));
+}
+
 registerKind("review", (ctx) => {
   const { spec, model } = ctx;
+  const header = ctx.body.querySelector(".nbacp-card-header");
+  if (header instanceof HTMLElement) codeInHeader(header, spec);
   ctx.body.append(reviewDiff(spec));
   if (!spec.live) {
     ctx.body.append(

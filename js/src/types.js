@@ -240,7 +240,8 @@
  * @typedef {object} ReviewBody
  * @property {"insert" | "replace" | "delete"} mode
  * @property {string} cell_type
- * @property {string} target the cell replaced or deleted, or inserted after ("" = at the top)
+ * @property {string} target the id of the cell replaced or deleted, or inserted after ("" = at the top)
+ * @property {string} [target_line] that cell's first line, which the header ends with in backticks
  * @property {string} path
  * @property {{lines: [string, string][], added: number, removed: number, more: number}} diff
  * @property {boolean} editable the source box is shown (not for a delete)

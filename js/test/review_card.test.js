@@ -12,11 +12,12 @@ const REJECT = { event: "reject", label: "Reject", style: "default" };
 function spec(over = {}) {
   return {
     kind: "review",
-    header: "claude proposes to change cell load",
+    header: "claude proposes to change cell 4 [5] `df = load()`",
     message: "",
     mode: "replace",
     cell_type: "code",
     target: "load",
+    target_line: "df = load()",
     path: "work/a.ipynb",
     diff: { lines: [["-", "df = load()"], ["+", "df = load(fast=True)"], [" ", "df.head()"]], added: 1, removed: 1, more: 0 },
     editable: true,
@@ -40,7 +41,29 @@ describe("review card", () => {
     const lines = [...c.el.querySelectorAll(".nbacp-diff-line")];
     expect(lines.map((l) => l.dataset.tag)).toEqual(["-", "+", " "]);
     expect(c.q(".nbacp-diff-size").textContent).toBe("+1 \u22121");
-    expect(c.q(".nbacp-diff-path").textContent).toBe("code · changed cell load");
+    expect(c.q(".nbacp-diff-path").textContent).toBe("code · changed cell · id load");
+  });
+
+  test("the header names the cell by place and count, its first line as code; the id stays in the details", () => {
+    const c = mount();
+    const header = c.q(".nbacp-card-header");
+    expect(header.textContent).toBe("claude proposes to change cell 4 [5] df = load()");
+    expect(c.q(".nbacp-card-header code.nbacp-review-line").textContent).toBe("df = load()");
+    expect(c.q(".nbacp-review-id").textContent).toBe("id load");
+    const insert = mount(spec({ mode: "insert", header: "c proposes a new code cell after cell 2 `x`", target_line: "x" }));
+    expect(insert.q(".nbacp-review-id").textContent).toBe("after id load");
+  });
+
+  test("a first line is text, never markup, and a header that does not end with it stays as sent", () => {
+    const c = mount(spec({ header: `c proposes to delete cell 1 \`${XSS}\``, target_line: XSS, mode: "delete" }));
+    expect(c.q("img")).toBeNull();
+    expect(c.q("code.nbacp-review-line").textContent).toBe(XSS);
+    const other = mount(spec({ header: "c proposes to change cell 1 `a`", target_line: "b" }));
+    expect(other.q(".nbacp-card-header").textContent).toBe("c proposes to change cell 1 `a`");
+    expect(other.q("code.nbacp-review-line")).toBeNull();
+    const top = mount(spec({ mode: "insert", target: "", target_line: "", header: "c proposes a new code cell at the top" }));
+    expect(top.q(".nbacp-review-id")).toBeNull();
+    expect(top.q(".nbacp-diff-path").textContent).toBe("code · new cell");
   });
 
   test("a deleted cell is struck through and has no source box", () => {

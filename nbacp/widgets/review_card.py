@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 import traitlets
 
+from nbacp.render.cell_names import CellName
 from nbacp.render.cells import diff_lines, source_problem
 from nbacp.widgets.card import Card
 from nbacp.widgets.text import visible_controls
@@ -52,6 +53,9 @@ class Proposal:
     """The proposed source ("" for a delete)."""
     placement: str = ""
     """Where a new cell goes, when the card cannot name a cell (the notebook could not be read)."""
+    name: CellName | None = None
+    """``target`` as the person sees it (place, execution count, first line), as of the read the
+    proposal was checked against; without it the card names the cell by its id."""
 
 
 ACCEPT: dict[str, Any] = {
@@ -85,18 +89,19 @@ def review_spec(proposal: Proposal, agent: str | None, path: str, live: bool, wh
     """The card's ``spec`` (docs/cards.md, 'The review card')."""
     who = _shown(agent or "The agent")
     kind = "Markdown cell" if proposal.cell_type == "markdown" else f"{proposal.cell_type} cell"
-    target = _shown(proposal.target or "")
+    target = "" if proposal.placement else _shown(proposal.target or "")
+    named = _shown(str(proposal.name) if proposal.name is not None else f"cell {target}")
     if proposal.mode == "insert":
-        where = _shown(proposal.placement) or (f"after cell {target}" if proposal.target else "at the top")
+        where = _shown(proposal.placement) or (f"after {named}" if target else "at the top")
         header = f"{who} proposes a new {kind} {where}"
         lines = [("+", _shown(line)) for line in proposal.new_source.splitlines()]
         diff = {"lines": lines, "added": len(lines), "removed": 0, "more": 0}
     elif proposal.mode == "replace":
-        header = f"{who} proposes to change cell {target}"
+        header = f"{who} proposes to change {named}"
         rows, added, removed, more = diff_lines(proposal.old_source, proposal.new_source)
         diff = {"lines": [(tag, _shown(text)) for tag, text in rows], "added": added, "removed": removed, "more": more}
     else:
-        header = f"{who} proposes to delete cell {target}"
+        header = f"{who} proposes to delete {named}"
         lines = [("-", _shown(line)) for line in proposal.old_source.splitlines()]
         diff = {"lines": lines, "added": 0, "removed": len(lines), "more": 0}
     actions = [dict(REJECT)] if proposal.mode == "delete" else [dict(ACCEPT), dict(REJECT)]
@@ -119,6 +124,7 @@ def review_spec(proposal: Proposal, agent: str | None, path: str, live: bool, wh
         "mode": proposal.mode,
         "cell_type": proposal.cell_type,
         "target": target,
+        "target_line": _shown(proposal.name.line) if proposal.name is not None and target else "",
         "path": _shown(path),
         "diff": diff,
         "editable": proposal.mode != "delete",

@@ -153,9 +153,9 @@ def test_claude_proposes_three_edits_and_the_person_decides(
     assert delete_result == "Rejected by the person; nothing was changed."
     record = page.locator(".jp-Notebook .nbacp-record")  # the turn's record replaced its view
     expect(record).to_have_count(1)
-    for line in (
-        f"Accepted as cell {new_id} after cell {x}.",
-        f"Accepted (edited by the person) as cell {y}.",
+    for line in (  # the person's names: place and first line (x, y, z never ran: no count)
+        f"Accepted as cell 3 `{INSERTED}` after cell 2 `x = 1`.",
+        f"Accepted (edited by the person) as cell 4 `{EDITED}`.",
         "Rejected by the person; nothing was changed.",
     ):
         expect(record).to_contain_text(line)

@@ -12,6 +12,7 @@ Without nbacp's front-end piece (``bare_lab``) the turn takes the ``set_next_inp
 from __future__ import annotations
 
 import json
+import re
 import statistics
 from typing import Any
 
@@ -99,9 +100,13 @@ def test_insert_edit_reject_then_undo(page: Page, server: JupyterServer) -> None
     path, ids, setup = write(server, plan, ["revenue = [1, 2, 3]", "print('debug')"])
     start(page, server, path)
     assert active_plugins(page, "nbacp:") == ["nbacp:notebook"]
-    insert = card(page, "proposes a new code cell")
-    replace = card(page, f"proposes to change cell {ids[2]}")
-    delete = card(page, f"proposes to delete cell {ids[3]}")
+    # the person's names: place, first line as code (no cell ran yet: no count); the id in the details
+    insert = card(page, "proposes a new code cell after cell 2 result = await")
+    replace = card(page, "proposes to change cell 3 revenue = [1, 2, 3]")
+    delete = card(page, "proposes to delete cell 4 print('debug')")
+    expect(replace.locator(".nbacp-card-header code")).to_have_text("revenue = [1, 2, 3]")
+    expect(replace.locator(".nbacp-review-id")).to_have_text(f"id {ids[2]}")
+    expect(insert.locator(".nbacp-review-id")).to_have_text(f"after id {ids[1]}")
     press(insert, "Accept")
     replace.locator("textarea").fill("revenue = [10, 20, 30]")
     press(replace, "Accept")
@@ -120,6 +125,16 @@ def test_insert_edit_reject_then_undo(page: Page, server: JupyterServer) -> None
         f"Accepted as cell {ids[2]}. The person edited it; the cell's source is now:\nrevenue = [10, 20, 30]",
     )
     assert text(deleted) == (True, "Rejected by the person; nothing was changed.")
+    # the record's lines (the cards' summaries) name the cells where they are after each edit
+    lines = run_in_kernel(page, "print(json.dumps([a.line for a in result.answers]))", None)
+    # (the running prompt cell may or may not have its count yet, as the page reports it)
+    after = r"after cell 2( \[\d+\])? `result = await session\.prompt\('edit the…`\."
+    new_line = next(line for line in lines if "total" in line)  # the answers come in the order they ended
+    assert len(lines) == 3 and re.fullmatch(r"Accepted as cell 3 `total = sum\(revenue\)` " + after, new_line), lines
+    assert sorted(line for line in lines if line != new_line) == [
+        "Accepted (edited by the person) as cell 4 `revenue = [10, 20, 30]`.",
+        "Rejected by the person; nothing was changed.",
+    ]
 
     cell(page, 0).locator(".jp-InputPrompt").click()
     page.keyboard.press("Escape")  # command mode
@@ -139,7 +154,7 @@ def test_insert_edit_reject_then_undo(page: Page, server: JupyterServer) -> None
 def test_a_stale_proposal_is_refused(page: Page, server: JupyterServer) -> None:
     path, ids, _setup = write(server, [edit("replace", 2, "revenue = [0]")], ["revenue = [1, 2, 3]"])
     start(page, server, path)
-    replace = card(page, f"proposes to change cell {ids[2]}")
+    replace = card(page, "proposes to change cell 3 revenue = [1, 2, 3]")
     # the person changes the target cell after the agent read it, while the card is open
     page.evaluate(
         """(id) => window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells

@@ -22,6 +22,7 @@ CARD_TIMEOUT = 30_000
 SETUP = textwrap.dedent("""
     import json, dataclasses
     import ipywidgets as widgets
+    from nbacp.render.cell_names import CellName
     from nbacp.widgets.review_card import Proposal, ReviewCard, ReviewGroup
 
     def probe(card, name):
@@ -34,14 +35,17 @@ CARDS = textwrap.dedent("""
     group = ReviewGroup()
     old = "df = load('sales.csv')\\ndf = df.dropna()\\ndf.head()"
     new = "df = load('sales.csv', parse_dates=['month'])\\ndf = df.dropna()\\ndf.groupby('month').revenue.sum().plot()"
-    replace = ReviewCard(Proposal("replace", "code", "b7c1", old, new), agent="claude", path="work/sales.ipynb",
-                         group=group)
-    insert = ReviewCard(Proposal("insert", "markdown", "b7c1", "", "## Revenue by month\\nFrom `sales.csv`."),
-                        agent="claude", path="work/sales.ipynb", group=group)
-    delete = ReviewCard(Proposal("delete", "code", "9f20", "print('debug')", ""), agent="claude",
+    name = CellName.of(4, 5, old)
+    replace = ReviewCard(Proposal("replace", "code", "b7c1", old, new, name=name), agent="claude",
+                         path="work/sales.ipynb", group=group)
+    insert = ReviewCard(Proposal("insert", "markdown", "b7c1", "", "## Revenue by month\\nFrom `sales.csv`.",
+                                 name=name), agent="claude", path="work/sales.ipynb", group=group)
+    delete = ReviewCard(Proposal("delete", "code", "9f20", "print('debug')", "",
+                                 name=CellName.of(7, 6, "print('debug')")), agent="claude",
                         path="work/sales.ipynb", group=group)
-    offline = ReviewCard(Proposal("insert", "code", None, "", "df.describe()"), agent="claude", path="sales.ipynb",
-                         live=False, why_not_live="No nbacp front-end piece answered in this page (VS Code).")
+    offline = ReviewCard(Proposal("insert", "code", "b7c1", "", "df.describe()", "below your prompt cell"),
+                         agent="claude", path="sales.ipynb", live=False,
+                         why_not_live="No nbacp front-end piece answered in this page (VS Code).")
     widgets.VBox([probe(replace, "replace"), probe(insert, "insert"), probe(delete, "delete"),
                   probe(offline, "offline")])
 """)
@@ -71,7 +75,16 @@ def test_the_person_edits_accepts_with_the_keyboard_and_rejects_the_rest(
 ) -> None:
     server: JupyterServer = request.getfixturevalue(front_end)
     replace, insert, delete, offline = open_cards(server, page)
-    expect(replace.locator(".nbacp-card-header")).to_have_text("claude proposes to change cell b7c1")
+    header = replace.locator(".nbacp-card-header")
+    expect(header).to_have_text("claude proposes to change cell 4 [5] df = load('sales.csv')")
+    expect(header.locator("code")).to_have_text("df = load('sales.csv')")
+    expect(replace.locator(".nbacp-review-id")).to_have_text("id b7c1")
+    expect(insert.locator(".nbacp-card-header")).to_have_text(
+        "claude proposes a new Markdown cell after cell 4 [5] df = load('sales.csv')"
+    )
+    expect(insert.locator(".nbacp-review-id")).to_have_text("after id b7c1")
+    expect(offline.locator(".nbacp-card-header")).to_have_text("claude proposes a new code cell below your prompt cell")
+    expect(offline.locator(".nbacp-review-id")).to_have_count(0)
     expect(replace.locator(".nbacp-diff-size")).to_have_text("+2 \u22122")
     expect(insert.locator(".nbacp-diff-add .nbacp-diff-text")).to_have_text(
         ["## Revenue by month", "From `sales.csv`."]

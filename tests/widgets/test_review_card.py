@@ -13,6 +13,7 @@ import pytest
 from support.comm_support import RecordingComms
 
 from nbacp.answers import ScriptError, apply_entry, card_kind, decline
+from nbacp.render.cell_names import CellName
 from nbacp.widgets.review_card import Proposal, ReviewAnswer, ReviewCard, ReviewGroup
 from nbacp.widgets.transcript import Transcript
 
@@ -42,6 +43,24 @@ def test_the_spec_shows_the_diff_of_each_mode() -> None:
     deleted = ReviewCard(Proposal("delete", "code", "x", "x = 1", "")).spec
     assert deleted["editable"] is False and [a["label"] for a in deleted["actions"]] == ["Delete", "Reject"]
     assert [tuple(x) for x in deleted["diff"]["lines"]] == [("-", "x = 1")]
+
+
+def test_the_header_names_the_cell_as_the_person_sees_it_and_keeps_the_id_in_the_spec() -> None:
+    name = CellName.of(4, 5, "\n  df = load()\n")
+    replaced = ReviewCard(Proposal("replace", "code", "b7c1", "df = load()", "df = 1", name=name), agent="claude").spec
+    assert replaced["header"] == "claude proposes to change cell 4 [5] `df = load()`"
+    assert (replaced["target"], replaced["target_line"]) == ("b7c1", "df = load()")
+    inserted = ReviewCard(Proposal("insert", "code", "b7c1", "", "x", name=CellName.of(2, None, "")), agent="c").spec
+    assert inserted["header"] == "c proposes a new code cell after cell 2 (empty)" and inserted["target_line"] == ""
+    # the fallback puts a new cell below the prompt cell whatever cell the agent named: no id shown
+    below = ReviewCard(Proposal("insert", "code", "b7c1", "", "x", "below your prompt cell", name)).spec
+    assert below["header"] == "The agent proposes a new code cell below your prompt cell" and below["target"] == ""
+
+
+def test_a_first_line_with_controls_shows_them_in_the_header_and_the_code() -> None:
+    name = CellName.of(1, None, "x = 'a\u202eb'")
+    spec = ReviewCard(Proposal("delete", "code", "c", "x = 'a\u202eb'", "", name=name)).spec
+    assert spec["header"].endswith("`x = 'a<U+202E>b'`") and spec["target_line"] == "x = 'a<U+202E>b'"
 
 
 def test_notebook_text_is_shown_safely() -> None:

@@ -157,6 +157,8 @@ class Session(SessionControls):
 
         Returns what was done, in a sentence (the stop button's KeyboardInterrupt says it).
         """
+        if self.tools is not None:  # first: a proposal still on its way to a card gets none
+            self.tools.turn_stopped()
         cards = self.connection.client.cancel_cards("cancelled from the notebook", self.id)
         if self.turn is not None and not self.turn.done:
             self.turn.transcript.cancel_tools()

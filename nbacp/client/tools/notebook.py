@@ -1,69 +1,52 @@
 """``notebook_read`` and ``notebook_edit``: the agent reads the prompt's notebook and proposes cells.
 
-Cells are addressed by id, never by index (an index moves when the person edits meanwhile).
-``notebook_edit`` takes the argument names of claude's ``NotebookEdit`` (``notebook_path``,
-``cell_id``, ``new_source``, ``cell_type``, ``edit_mode``), so models use it without coaching.
 Every proposal is a review card (``nbacp.widgets.review_card``); the call returns only once the
 person acted, with the true outcome, and nothing is reported as applied until the notebook
-link read it back (``nbacp.kernel.notebook_edits.EditResult``).
+link read it back (``nbacp.kernel.notebook_edits.EditResult``). The arguments and their checks:
+``notebook_args``; what the agent and the person are told: ``notebook_texts``.
 
 Per session, the tools keep the source of each cell as the agent last read it: a replace or
 delete carries it as ``expected_source``, so an edit made from a stale copy is refused (before
 the card when the cell already differs, by the page when it changes while the card is open).
+
+At most ``MAX_WAITING`` proposals of a session wait for the person at once: a proposal over it
+is answered at once (``waiting_text``) before the notebook is read or any widget is built, so an
+agent firing hundreds of calls neither fills the person's page with cards nor keeps the kernel
+busy building them.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
+from nbacp.client.tools.notebook_args import edit_args, same_notebook, target_cell
+from nbacp.client.tools.notebook_texts import (
+    name_in,
+    outcome,
+    question,
+    render_view,
+    shown,
+    stale_line,
+    stale_text,
+    waiting_text,
+)
 from nbacp.errors import NbacpError
 from nbacp.form.card_answer import CardAnswer
-from nbacp.kernel.notebook_edits import Cell, CellEdit, CellType, EditMode, EditResult, NotebookLink, NotebookView
-from nbacp.render.cells import MAX_SOURCE, diff_text, source_problem
+from nbacp.kernel.notebook_edits import CellEdit, CellType, EditResult, NotebookLink, NotebookView
+from nbacp.render.cell_names import CellName
+from nbacp.render.cells import diff_text
 from nbacp.widgets.review_card import Proposal, ReviewCard, ReviewGroup
 
 if TYPE_CHECKING:
     from nbacp.client.notebook_client import NotebookClient
 
-MAX_READ = 60_000
-"""Characters ``notebook_read`` returns; past it, the remaining cells are listed without source."""
-MAX_CELL_SOURCE = 8_000
-"""Characters of one cell's source in ``notebook_read`` (the rest is counted)."""
-MAX_CELL_OUTPUTS = 1_000
-"""Characters of one cell's output summary in ``notebook_read``."""
-
-READ_TOOL: dict[str, Any] = {
-    "name": "notebook_read",
-    "description": "Read the Jupyter notebook the person's prompt came from, as open in their browser "
-    "(unsaved edits included): each cell's id, type, source, execution count and a short text summary "
-    "of its outputs; the cell that holds the prompt is marked. Use the ids with notebook_edit.",
-    "inputSchema": {"type": "object", "properties": {}},
-}
-EDIT_TOOL: dict[str, Any] = {
-    "name": "notebook_edit",
-    "description": "Propose a change to the open notebook the prompt came from; the person reviews it "
-    "on a card and accepts (maybe after editing it) or rejects it. Returns what actually happened. "
-    "edit_mode 'insert' puts a new cell after cell_id (at the top without cell_id), 'replace' "
-    "replaces cell_id's source, 'delete' deletes cell_id. Read the notebook with notebook_read "
-    f"first: cells are addressed by id. At most {MAX_SOURCE:,} characters of source.",
-    "inputSchema": {
-        "type": "object",
-        "properties": {
-            "notebook_path": {"type": "string", "description": "the notebook's path (as notebook_read gives it)"},
-            "cell_id": {"type": "string", "description": "the cell to replace or delete, or to insert after"},
-            "new_source": {"type": "string", "description": "the new cell's source (not needed for delete)"},
-            "cell_type": {
-                "type": "string",
-                "enum": ["code", "markdown"],
-                "description": "the cell's type (insert: default code; replace: default unchanged)",
-            },
-            "edit_mode": {"type": "string", "enum": ["replace", "insert", "delete"], "description": "default replace"},
-        },
-        "required": ["notebook_path"],
-    },
-}
+MAX_WAITING = 32
+"""Proposals of one session waiting for the person at once (being checked, on a card, or being
+applied); each further one is refused at once with ``waiting_text``."""
+STOPPED = "The person stopped the turn before this proposal was shown to them; nothing was applied."
+FALLBACK_PLACE = "below your prompt cell"
+"""Where a new cell goes when the notebook cannot be read (IPython's ``set_next_input``)."""
 
 
 class _NotApplied(ValueError):
@@ -82,6 +65,23 @@ class NotebookTools:
         self.group = ReviewGroup()
         self.outcomes: list[str] = []
         """Every notebook_edit's result text, in order."""
+        self.waiting = 0
+        """Proposals in flight now (at most ``MAX_WAITING``)."""
+        self.refused_over_bound = 0
+        """Proposals answered with ``waiting_text`` so far."""
+        self.turns = 0
+        self.stopped = -1
+        """The turn the person stopped last (``turns`` counts the turns started)."""
+
+    def turn_started(self) -> None:
+        """A turn began (in its prompt cell): the link notes that cell."""
+        self.turns += 1
+        self.link.turn_started()
+
+    def turn_stopped(self) -> None:
+        """The stop button: open cards close through the questions; a proposal still being checked
+        (reading the notebook) is refused once it would build its card, so nothing lands after the stop."""
+        self.stopped = self.turns
 
     async def read(self) -> str:
         view = await self._view()
@@ -91,7 +91,20 @@ class NotebookTools:
 
     async def edit(self, args: dict[str, Any]) -> tuple[str, bool]:
         """(the outcome text, whether it was applied)."""
-        mode, cell_id, source, cell_type = _edit_args(args)
+        # Counted before the first await, so concurrent calls cannot all pass the check.
+        if self.stopped == self.turns:
+            raise _NotApplied(STOPPED)
+        if self.waiting >= MAX_WAITING:
+            self.refused_over_bound += 1
+            raise _NotApplied(waiting_text(self.waiting))
+        self.waiting += 1
+        try:
+            return await self._edit(args, self.turns)
+        finally:
+            self.waiting -= 1
+
+    async def _edit(self, args: dict[str, Any], turn: int) -> tuple[str, bool]:
+        mode, cell_id, source, cell_type = edit_args(args)
         try:
             view: NotebookView | None = await self._view()
         except _NotApplied:
@@ -105,16 +118,19 @@ class NotebookTools:
                 f"Edits go only to the notebook the prompt came from, {view.path!r}, not "
                 f"{args['notebook_path']!r}. Nothing was applied."
             )
-        target = _target(view, mode, cell_id) if view is not None else None
+        target = target_cell(view, cell_id) if view is not None else None
         if view is not None and mode != "insert" and cell_id == view.prompt_cell_id:
             raise _NotApplied(
                 f"Cell {cell_id} holds the person's running prompt: it cannot be "
                 f"{'deleted' if mode == 'delete' else 'replaced'}. Insert a new cell instead. Nothing was applied."
             )
+        if self.stopped == turn:  # stopped while the notebook was read
+            raise _NotApplied(STOPPED)
+        name = name_in(view, cell_id)
         if view is None:  # the fallback places a new cell below the prompt cell, whatever was asked
-            question = "notebook_edit: insert a new cell (below the prompt cell, where the front end allows)"
+            asked = "notebook_edit: insert a new cell (below the prompt cell, where the front end allows)"
         else:
-            question = f"notebook_edit: {mode} {'after ' if mode == 'insert' else ''}cell {cell_id or '(top)'}"
+            asked = question(mode, cell_id, name)
         expected: str | None = None
         if mode != "insert":
             assert target is not None and cell_id is not None
@@ -123,16 +139,18 @@ class NotebookTools:
             expected = self.read_sources[cell_id]
             if target.source != expected:
                 value = {"outcome": "stale", "cell_id": cell_id, "diff": diff_text(expected, source)}
+                why = "the person changed it"
                 return self._done(
-                    stale_text(cell_id, "the person changed it"),
+                    stale_text(cell_id, why),
                     applied=False,
-                    question=question,
+                    question=asked,
                     action="decline",
                     value=value,
+                    line=stale_line(shown(name, cell_id), why),
                 )
         kind: CellType = cell_type or (target.cell_type if target is not None and mode == "replace" else "code")
-        placement = "" if view is not None else "where this notebook's front end puts it (below)"
-        proposal = Proposal(mode, kind, cell_id, expected or "", source if mode != "delete" else "", placement)
+        placement = "" if view is not None else FALLBACK_PLACE
+        proposal = Proposal(mode, kind, cell_id, expected or "", source if mode != "delete" else "", placement, name)
         path = view.path if view is not None else str(args["notebook_path"])
         card = ReviewCard(
             proposal,
@@ -142,7 +160,7 @@ class NotebookTools:
             why_not_live=self.link.why_not_live,
             group=self.group,
         )
-        answer = await self.client.questions.ask_card(self.session_id, card, "review", question)
+        answer = await self.client.questions.ask_card(self.session_id, card, "review", asked)
         if answer.action != "accept":
             why = (
                 "Rejected by the person"
@@ -158,7 +176,7 @@ class NotebookTools:
                 f"{why}; nothing was changed.",
                 applied=False,
                 card=card,
-                question=question,
+                question=asked,
                 action="decline" if answer.action == "reject" else "cancel",
                 value=proposed,
             )
@@ -170,7 +188,16 @@ class NotebookTools:
         except asyncio.CancelledError:  # the request was withdrawn while the page applied it
             card.finish("Withdrawn while applying: whether the notebook changed is not known; look at it.")
             raise
-        text, line = self._outcome(edit, result, edited=answer.edited)
+        self._remember(edit, result)
+        text, line = self._outcome(edit, result, answer.edited, name)
+        if result.outcome == "applied" and mode != "delete" and self.link.live:
+            try:  # the cells' places now, which other accepted edits or the person may have moved
+                text, line = self._outcome(edit, result, answer.edited, name, await self.link.read())
+            except NbacpError:
+                pass  # the places as of the proposal's read
+            except asyncio.CancelledError:
+                card.finish(line)
+                raise
         diff = diff_text(expected or "", result.source if result.source is not None else edit.source)
         if result.outcome != "applied" and mode != "delete":  # the person's version stays on the card to copy
             card.finish(line, copy=edit.source)
@@ -178,44 +205,36 @@ class NotebookTools:
             text,
             applied=result.outcome == "applied",
             card=card,
-            question=question,
+            question=asked,
             line=line,
             action="accept",
             value={"outcome": result.outcome, "cell_id": result.cell_id, "edited": answer.edited, "diff": diff},
         )
 
-    def _outcome(self, edit: CellEdit, result: EditResult, *, edited: bool) -> tuple[str, str]:
-        """(the text the agent gets, the card's and the record's one line)."""
-        kept = f"\nThe person's version, not applied:\n{edit.source}" if edited else ""
-        if result.outcome == "stale":
-            text = stale_text(edit.cell_id or "", result.reason or "it changed while the card was open")
-            return text + kept, text
+    def _outcome(
+        self, edit: CellEdit, result: EditResult, edited: bool, name: CellName | None, now: NotebookView | None = None
+    ) -> tuple[str, str]:
+        """``notebook_texts.outcome`` with the person's names: from ``now`` (a read after the
+        edit) when given, else from the proposal's read (``name``: the target's)."""
+        target = name_in(now, edit.cell_id) or name
+        made = name_in(now, result.cell_id)
+        source = result.source if result.source is not None else edit.source
+        if made is None and name is not None:  # where the edit put it, as of the proposal's read
+            made = CellName.of(name.place + (1 if edit.mode == "insert" else 0), None, source)
+        elif made is None and edit.mode == "insert" and edit.cell_id is None:
+            made = CellName.of(1, None, source)
+        return outcome(
+            edit, result, edited=edited, target=shown(target, edit.cell_id), made=shown(made, result.cell_id)
+        )
+
+    def _remember(self, edit: CellEdit, result: EditResult) -> None:
+        """The sources the agent may edit next without reading again: what its accepted edit left."""
         if result.outcome != "applied":
-            why = (result.reason or "the notebook did not apply it").rstrip(".")
-            text = f"Not applied: {why}."
-            return text + kept, text
-        how = f" ({result.reason})" if result.reason else ""
-        if edit.mode == "delete":
+            return
+        if edit.mode == "delete" or (edit.mode == "replace" and edit.cell_id not in (None, result.cell_id)):
             self.read_sources.pop(edit.cell_id or "", None)
-            text = f"Accepted: cell {edit.cell_id} was deleted{how}."
-            return text, text
-        new_id = result.cell_id or "?"
-        if edit.mode == "replace" and edit.cell_id is not None and new_id != edit.cell_id:
-            self.read_sources.pop(edit.cell_id, None)
         if result.source is not None and result.cell_id is not None:
             self.read_sources[result.cell_id] = result.source
-        where = "" if edit.mode == "replace" else (f" after cell {edit.cell_id}" if edit.cell_id else " at the top")
-        text = f"Accepted as cell {new_id}{where}{how}."
-        line = f"Accepted{' (edited by the person)' if edited else ''} as cell {new_id}{where}{how}."
-        if result.source is None:
-            text += " The notebook did not report the cell's source back."
-        elif edited or result.source != edit.source:
-            who = "The person edited it" if edited else "The notebook holds a different source"
-            text += f" {who}; the cell's source is now:\n{result.source}"
-        if edit.run:
-            text += "\nThe person chose to run it."
-            line = line[:-1] + ", and run."
-        return text, line
 
     def _done(
         self,
@@ -246,106 +265,3 @@ class NotebookTools:
             reason = str(exc).rstrip()
             end = "" if reason.endswith((".", "!", "?")) else "."
             raise _NotApplied(f"The notebook cannot be reached: {reason}{end} Nothing was applied.") from None
-
-
-def _edit_args(args: dict[str, Any]) -> tuple[EditMode, str | None, str, CellType | None]:
-    for name in ("notebook_path", "cell_id", "new_source", "cell_type", "edit_mode"):
-        if args.get(name) is not None and not isinstance(args[name], str):
-            raise _NotApplied(f"The argument {name!r} must be a string.")
-    if not isinstance(args.get("notebook_path"), str):
-        raise _NotApplied("The argument 'notebook_path' is required (the notebook notebook_read names).")
-    unknown = sorted(set(args) - set(EDIT_TOOL["inputSchema"]["properties"]))
-    if {"cell_number", "index", "cell_index"} & set(unknown):
-        raise _NotApplied(
-            "Cells are addressed by cell_id (from notebook_read), never by index: an index "
-            "moves when the person edits meanwhile. Nothing was applied."
-        )
-    if unknown:
-        raise _NotApplied(f"Unknown argument(s) {', '.join(map(repr, unknown))}; nothing was applied.")
-    mode = args.get("edit_mode") or "replace"
-    if mode not in ("insert", "replace", "delete"):
-        raise _NotApplied(f"edit_mode must be insert, replace or delete, not {mode!r}.")
-    cell_type = args.get("cell_type")
-    if cell_type is not None and cell_type not in ("code", "markdown"):
-        raise _NotApplied(f"cell_type must be code or markdown, not {cell_type!r}.")
-    cell_id = args.get("cell_id") or None
-    if mode != "insert" and cell_id is None:
-        raise _NotApplied(f"edit_mode {mode!r} needs the cell_id of the cell to {mode}.")
-    source = args.get("new_source")
-    if mode != "delete":
-        if source is None:
-            raise _NotApplied(f"edit_mode {mode!r} needs new_source.")
-        problem = source_problem(source)
-        if problem is not None:
-            raise _NotApplied(problem)
-    return cast(EditMode, mode), cell_id, source or "", cast("CellType | None", cell_type)
-
-
-def _target(view: NotebookView, mode: str, cell_id: str | None) -> Cell | None:
-    """The cell ``cell_id`` names (None for an insert at the top); refused when unknown or not unique."""
-    if cell_id is None:
-        return None
-    found = [cell for cell in view.cells if cell.id == cell_id]
-    if not found:
-        raise _NotApplied(
-            f"No cell has the id {cell_id!r} in {view.path} (notebook_read lists the ids). Nothing was applied."
-        )
-    if len(found) > 1:
-        raise _NotApplied(
-            f"{len(found)} cells have the id {cell_id!r} in {view.path}: which one is meant is not sure. "
-            "Nothing was applied."
-        )
-    return found[0]
-
-
-def same_notebook(given: str, path: str) -> bool:
-    """Whether the agent's ``notebook_path`` names ``path`` (server-relative): the same path, an
-    absolute path ending in it, or a relative path it ends in (the agent's cwd may be deeper)."""
-    given, path = given.replace("\\", "/").strip(), path.replace("\\", "/").strip("/")
-    if not given.strip("/"):
-        return False
-    relative = not given.startswith("/") and not given.startswith("../")
-    return (
-        given.strip("/") == path
-        or given.endswith("/" + path)
-        or (relative and ("/" + path).endswith("/" + given.removeprefix("./")))
-    )
-
-
-def stale_text(cell_id: str, why: str) -> str:
-    return (
-        f"Stale: cell {cell_id} changed since you read it ({why}); nothing was applied. "
-        "Read the notebook again with notebook_read and propose again."
-    )
-
-
-def render_view(view: NotebookView, *, limit: int = MAX_READ) -> str:
-    """``notebook_read``'s result: JSON, bounded (sources and outputs cut and counted)."""
-    cells: list[dict[str, Any]] = []
-    used = 0
-    seen: dict[str, int] = {}
-    for cell in view.cells:
-        seen[cell.id] = seen.get(cell.id, 0) + 1
-    for cell in view.cells:
-        row: dict[str, Any] = {"id": cell.id, "cell_type": cell.cell_type, "execution_count": cell.execution_count}
-        if cell.id == view.prompt_cell_id:
-            row["prompt_cell"] = True
-        if seen[cell.id] > 1:
-            row["duplicate_id"] = True
-        if used >= limit:
-            row["source_omitted"] = f"{len(cell.source):,} characters (over the read's bound)"
-        else:
-            row["source"] = _cut(cell.source, MAX_CELL_SOURCE)
-            if cell.outputs:
-                row["outputs"] = _cut(cell.outputs, MAX_CELL_OUTPUTS)
-            used += len(row["source"]) + len(row.get("outputs", ""))
-        cells.append(row)
-    return json.dumps(
-        {"notebook_path": view.path, "prompt_cell_id": view.prompt_cell_id, "cells": cells},
-        ensure_ascii=False,
-        indent=1,
-    )
-
-
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit] + f"\n... ({len(text) - limit:,} more characters)"

@@ -27,7 +27,8 @@ from acp.schema import AcpMcpServer, HttpHeader, HttpMcpServer
 
 from nbacp.client.tools import runner, variables
 from nbacp.client.tools.acp_transport import AcpMcpHost, new_server_id
-from nbacp.client.tools.notebook import EDIT_TOOL, READ_TOOL, NotebookTools
+from nbacp.client.tools.notebook import NotebookTools
+from nbacp.client.tools.notebook_args import EDIT_TOOL, READ_TOOL
 from nbacp.client.tools.permission import RunPermission
 from nbacp.client.turns.namespace import user_namespace
 
@@ -162,7 +163,12 @@ class KernelToolServer:
     def turn_started(self) -> None:
         """A turn of the session began (called in its prompt cell): the notebook link notes that cell."""
         if self.notebook is not None:
-            self.notebook.link.turn_started()
+            self.notebook.turn_started()
+
+    def turn_stopped(self) -> None:
+        """The person stopped the turn: notebook proposals not yet on a card never get one."""
+        if self.notebook is not None:
+            self.notebook.turn_stopped()
 
     @property
     def namespace(self) -> dict[str, Any]:

@@ -45,10 +45,14 @@ async def test_read_then_insert_accepted_is_in_the_notebook_and_the_record(trans
         ("new-1", "df.plot()"),
         ("ask", "await session.prompt('add a plot')"),
     ]
-    assert [(a.kind, a.line) for a in result.answers] == [("review", "Accepted as cell new-1 after cell load.")]
-    assert "**Outcome:** Accepted as cell new\\-1" in result.record and "\\+ df\\.plot\\(\\)" in result.record
+    # the person's words name cells by place, execution count and first line; the agent's by id
+    line = "Accepted as cell 3 `df.plot()` after cell 2 [1] `df = load()`."
+    assert [(a.kind, a.line) for a in result.answers] == [("review", line)]
+    assert result.answers[0].value["cell_id"] == "new-1"
+    assert "**Outcome:** Accepted as cell 3 \\`df\\.plot\\(\\)\\`" in result.record
+    assert "\\+ df\\.plot\\(\\)" in result.record
     record = record_text("p", "", result.answers, "end_turn")
-    assert "Cell edit: notebook_edit: insert after cell load\n  Outcome: Accepted as cell new-1" in record
+    assert f"Cell edit: notebook_edit: insert after cell 2 [1] `df = load()`\n  Outcome: {line}" in record
     assert "\n    + df.plot()\n" in record
     assert script.remaining == 0
 
@@ -57,7 +61,9 @@ async def test_the_person_edits_and_runs_a_replacement() -> None:
     book = notebook()
     script = Script([{"review": "accept_run", "source": "df = load(cache=True)"}])
     (_, proposed), result = await run(book, [read(), edit(cell_id="load", new_source="df = load(fast=True)")], script)
-    assert [a.line for a in result.answers] == ["Accepted (edited by the person) as cell load, and run."]
+    assert [a.line for a in result.answers] == [
+        "Accepted (edited by the person) as cell 2 [1] `df = load(cache=True)`, and run."
+    ]
     text = text_of(proposed)
     assert text.startswith("Accepted as cell load. The person edited it; the cell's source is now:\n")
     assert text.endswith("df = load(cache=True)\nThe person chose to run it.")
@@ -146,7 +152,7 @@ async def test_the_persons_version_is_not_lost_when_it_cannot_go_in() -> None:
 
 
 async def test_the_read_is_bounded() -> None:
-    from nbacp.client.tools.notebook import MAX_CELL_SOURCE, MAX_READ
+    from nbacp.client.tools.notebook_texts import MAX_CELL_SOURCE, MAX_READ
 
     big = "x" * (MAX_CELL_SOURCE + 10)
     cells = [cell(f"c{i}", big) for i in range(MAX_READ // MAX_CELL_SOURCE + 3)]
@@ -282,7 +288,7 @@ async def test_without_a_live_page_a_new_cell_still_goes_to_the_link_and_stays_o
     assert book.queued == ["df.plot()  # mine"]
     card = cards[0]
     assert card.spec["live"] is False and card.spec["why_not_live"] == "No page with nbacp's front-end piece answered."
-    assert card.spec["header"].endswith("a new code cell where this notebook's front end puts it (below)")
+    assert card.spec["header"].endswith("a new code cell below your prompt cell")
     assert card.phase == "sent" and card.spec["copy"] == "df.plot()  # mine" and card.spec["actions"] == []
     assert card.spec["status"].startswith("Not applied: queued below the prompt cell")
     assert failed(replaced) and "cannot be reached" in text_of(replaced) and len(cards) == 1

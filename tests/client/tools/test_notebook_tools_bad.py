@@ -96,7 +96,7 @@ async def test_the_agent_cannot_ask_to_run_the_cell() -> None:
 
 
 def test_which_paths_name_the_prompts_notebook() -> None:
-    from nbacp.client.tools.notebook import same_notebook
+    from nbacp.client.tools.notebook_args import same_notebook
 
     windows = "C:\\u\\work\\analysis.ipynb"
     for given in (PATH, "/" + PATH, f"/home/me/{PATH}", "analysis.ipynb", "./analysis.ipynb", windows):

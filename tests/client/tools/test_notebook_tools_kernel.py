@@ -92,5 +92,5 @@ def test_the_person_edits_one_proposal_and_rejects_another(kernel: KernelHarness
     # both cards gave their place to their outcome line and closed
     kernel.wait_for(lambda: all(kernel.comms[c["comm_id"]]["closed"] for c in cards) or None, 10, "the cards to close")
     answered = kernel.run("print([a.line for a in result.answers])")
-    assert "Accepted (edited by the person) as cell new-1 after cell load." in answered
+    assert "Accepted (edited by the person) as cell 2 `df.plot(kind='bar')` after cell 1 `df = load()`." in answered
     assert "Rejected by the person" in answered
