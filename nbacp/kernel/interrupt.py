@@ -22,6 +22,7 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, NoReturn, TypeVar
 
+from nbacp import marimo_runtime
 from nbacp.kernel import forwarding, versions
 
 T = TypeVar("T")
@@ -90,6 +91,8 @@ async def wait_in_cell(
     saying what it did, which becomes the KeyboardInterrupt's message.
     """
     __tracebackhide__ = True  # hidden from IPython tracebacks (docs/kernels.md, 'The stop button')
+    if marimo_runtime.running_in_marimo():  # spike: docs/marimo.md
+        return await marimo_runtime.wait_in_cell(awaitable, on_interrupt, timeout=callback_timeout)
     if not (versions.running_in_kernel() and in_cell_task()):
         return await awaitable
     with forwarding.comms_flow():

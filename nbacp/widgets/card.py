@@ -27,7 +27,7 @@ from typing import Any, Generic, TypeVar
 import anywidget
 import traitlets
 
-from nbacp import kernel
+from nbacp import kernel, marimo_runtime
 from nbacp.form.card_answer import ACTIONS, CardAnswer
 from nbacp.widgets import card_code, shared
 from nbacp.widgets.quick_state import QuickState
@@ -86,6 +86,10 @@ class Card(QuickState, anywidget.AnyWidget, Generic[T]):
         if "code" not in kwargs and self._esm == card_code.CARD_STUB:
             kwargs["code"] = f"anywidget:{card_code.card_code().model_id}"
         kwargs.setdefault("layout", shared.layout())
+        if marimo_runtime.running_in_marimo():
+            # marimo gives each view a shadow root with its own model's _css: the shared code
+            # model's stylesheet never reaches a card, so each card carries it (docs/marimo.md)
+            kwargs.setdefault("_css", card_code.css_source())
         # The starting state is set before ipywidgets' __init__, once: given to it as keyword
         # arguments, traitlets sets each one twice (again after cross-validation, in
         # hold_trait_notifications), and before __init__ there is no page model to tell.
@@ -111,12 +115,16 @@ class Card(QuickState, anywidget.AnyWidget, Generic[T]):
         """ipywidgets' comm open (run by its ``__init__``); held back for a card made with ``opened=False``."""
         if not self._unopened:
             super().open()
+            if marimo_runtime.running_in_marimo():
+                marimo_runtime.forward_model(str(super().model_id))
 
     def open_model(self) -> None:
         """Open the page model of a card made with ``opened=False`` (else nothing to do)."""
         if self._unopened:
             self._unopened = False
             super().open()
+            if marimo_runtime.running_in_marimo():
+                marimo_runtime.forward_model(str(super().model_id))
 
     @property
     def model_id(self) -> str:

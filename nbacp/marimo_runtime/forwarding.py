@@ -1,0 +1,97 @@
+"""Widget messages of nbacp's models, let through while a marimo cell awaits.
+
+marimo 0.25's kernel reads one command from its control queue, awaits its handling, then
+reads the next (``marimo/_runtime/kernel_lifecycle.py: listen_messages``); running a cell is
+one command, so a widget message (``ModelCommand``) the page sends while a cell awaits is
+handled only after the cell ends (marimo/_runtime/commands.py says so of every command but
+the out-of-band ones). For the duration of one wait, :func:`forwarding` reads the control
+queue itself, in a worker thread: a ``ModelCommand`` of a model registered with
+:func:`forward_model` is handed to marimo's comm manager on the loop at once (and its twin on
+the batching queue, same token, dropped); every other command is put back, in order, when
+the wait ends. The queues are found in the closure of ``Kernel.enqueue_control_request``
+(``make_control_enqueuer``); where they are missing, nothing is forwarded (spike: private
+marimo internals, feature-detected, checked on 0.25.2 only).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import queue
+import threading
+from collections.abc import AsyncIterator
+from typing import Any
+
+_FORWARDED: set[str] = set()
+_POLL = 0.05  # seconds a read of the control queue waits before it looks at the stop flag
+
+
+def forward_model(model_id: str) -> None:
+    """Let this model's messages through during a wait (nbacp's cards register themselves)."""
+    _FORWARDED.add(model_id)
+
+
+def _queues() -> tuple[Any, Any] | None:
+    from marimo._runtime.context import get_context
+
+    enqueue = getattr(getattr(get_context(), "_kernel", None), "enqueue_control_request", None)
+    code, cells = getattr(enqueue, "__code__", None), getattr(enqueue, "__closure__", None)
+    if code is None or cells is None:
+        return None
+    found = dict(zip(code.co_freevars, (cell.cell_contents for cell in cells), strict=False))
+    control, ui = found.get("control_queue"), found.get("set_ui_element_queue")
+    return None if control is None or ui is None else (control, ui)
+
+
+def _drop_twin(ui: Any, token: str) -> None:
+    kept = []
+    while True:
+        try:
+            item = ui.get_nowait()
+        except (queue.Empty, asyncio.QueueEmpty):
+            break
+        if getattr(item, "token", None) != token:
+            kept.append(item)
+    for item in kept:
+        ui.put_nowait(item)
+
+
+@contextlib.asynccontextmanager
+async def forwarding() -> AsyncIterator[bool]:
+    """Forward registered models' messages while inside; yields whether it could."""
+    from marimo._plugins.ui._impl.anywidget.init import WIDGET_COMM_MANAGER
+    from marimo._runtime.commands import ModelCommand
+
+    found = _queues()
+    if found is None:
+        yield False
+        return
+    control, ui = found
+    loop = asyncio.get_running_loop()
+    stop = threading.Event()
+    held: list[Any] = []
+
+    def dispatch(command: Any) -> None:
+        _drop_twin(ui, command.token)
+        WIDGET_COMM_MANAGER.receive_comm_message(command)
+
+    def read() -> None:
+        while not stop.is_set():
+            try:
+                command = control.get(timeout=_POLL)
+            except queue.Empty:
+                continue
+            if isinstance(command, ModelCommand) and command.model_id in _FORWARDED:
+                loop.call_soon_threadsafe(dispatch, command)
+            else:
+                held.append(command)
+
+    reader = threading.Thread(target=read, name="nbacp-marimo-forwarding", daemon=True)
+    reader.start()
+    try:
+        yield True
+    finally:
+        stop.set()
+        await asyncio.shield(loop.run_in_executor(None, reader.join))
+        for command in held:
+            control.put(command)
