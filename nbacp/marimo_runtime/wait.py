@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -26,8 +27,6 @@ async def wait_in_cell(awaitable: Awaitable[T], on_interrupt: Callable[[], objec
         except asyncio.CancelledError:
             result = on_interrupt()
             if inspect.isawaitable(result):
-                try:
+                with contextlib.suppress(Exception):  # the cell ends cancelled whatever the cleanup did
                     await asyncio.wait_for(asyncio.shield(asyncio.ensure_future(result)), timeout)
-                except Exception:  # the cell ends cancelled whatever the cleanup did
-                    pass
             raise
