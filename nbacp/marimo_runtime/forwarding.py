@@ -26,6 +26,14 @@ _FORWARDED: set[str] = set()
 _POLL = 0.05  # seconds a read of the control queue waits before it looks at the stop flag
 
 
+def _trace(text: str) -> None:  # spike debugging
+    import os
+
+    if os.environ.get("NBACP_MARIMO_TRACE"):
+        with open(os.environ["NBACP_MARIMO_TRACE"], "a") as f:
+            f.write(text + "\n")
+
+
 def forward_model(model_id: str) -> None:
     """Let this model's messages through during a wait (nbacp's cards register themselves)."""
     _FORWARDED.add(model_id)
@@ -91,7 +99,9 @@ async def forwarding() -> AsyncIterator[bool]:
     try:
         yield True
     finally:
+        _trace("forwarding: stopping")
         stop.set()
         await asyncio.shield(loop.run_in_executor(None, reader.join))
         for command in held:
             control.put(command)
+        _trace(f"forwarding: stopped, {len(held)} put back")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import threading
 import time
 from collections.abc import Callable, Generator, Mapping
@@ -83,6 +84,11 @@ class Card(QuickState, anywidget.AnyWidget, Generic[T]):
         self._unopened = not opened  # read by open(), which ipywidgets' __init__ calls
         kernel.ensure_comm_status()  # a cell awaiting a card sees busy/idle for its messages (docs/kernels.md)
         kernel.ensure_stream_replies()  # or ipykernel 7.0-7.3 can leave a request unread
+        if marimo_runtime.running_in_marimo() and os.environ.get("NBACP_MARIMO_SHARED_CODE") != "1":
+            # marimo (0.25.2) loses the shared code model after a re-run of the cell that made it
+            # (the card stub's host.getWidget then never resolves): each card carries the bundle
+            kwargs.setdefault("_esm", card_code.esm_source())
+            kwargs.setdefault("code", "")
         if "code" not in kwargs and self._esm == card_code.CARD_STUB:
             kwargs["code"] = f"anywidget:{card_code.card_code().model_id}"
         kwargs.setdefault("layout", shared.layout())
