@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import queue
 import threading
 from collections.abc import AsyncIterator
@@ -26,9 +27,8 @@ _FORWARDED: set[str] = set()
 _POLL = 0.05  # seconds a read of the control queue waits before it looks at the stop flag
 
 
-def _trace(text: str) -> None:  # spike debugging
-    import os
-
+def trace(text: str) -> None:
+    """One line to the file named by ``NBACP_MARIMO_TRACE`` (spike debugging; nothing when unset)."""
     if os.environ.get("NBACP_MARIMO_TRACE"):
         with open(os.environ["NBACP_MARIMO_TRACE"], "a") as f:
             f.write(text + "\n")
@@ -99,9 +99,9 @@ async def forwarding() -> AsyncIterator[bool]:
     try:
         yield True
     finally:
-        _trace("forwarding: stopping")
+        trace("forwarding: stopping")
         stop.set()
         await asyncio.shield(loop.run_in_executor(None, reader.join))
         for command in held:
             control.put(command)
-        _trace(f"forwarding: stopped, {len(held)} put back")
+        trace(f"forwarding: stopped, {len(held)} put back")

@@ -8,7 +8,7 @@ import inspect
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from nbacp.marimo_runtime.forwarding import forwarding
+from nbacp.marimo_runtime.forwarding import forwarding, trace
 
 T = TypeVar("T")
 
@@ -25,12 +25,10 @@ async def wait_in_cell(awaitable: Awaitable[T], on_interrupt: Callable[[], objec
         try:
             return await awaitable
         except asyncio.CancelledError:
-            from nbacp.marimo_runtime.forwarding import _trace
-
-            _trace("wait: cancelled")
+            trace("wait: cancelled")
             result = on_interrupt()
             if inspect.isawaitable(result):
                 with contextlib.suppress(Exception):  # the cell ends cancelled whatever the cleanup did
                     await asyncio.wait_for(asyncio.shield(asyncio.ensure_future(result)), timeout)
-            _trace("wait: cleanup done")
+            trace("wait: cleanup done")
             raise
