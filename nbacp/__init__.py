@@ -40,6 +40,7 @@ _EXPORTS: dict[str, str] = {
     "AttachmentError": "nbacp.errors",
     "ScriptError": "nbacp.errors",
     "MagicError": "nbacp.errors",
+    "CellWaitUnavailableError": "nbacp.errors",
     "NotebookUnavailableError": "nbacp.errors",
 }
 
@@ -47,6 +48,7 @@ __all__ = [
     "AgentError",
     "AttachmentError",
     "AuthenticationError",
+    "CellWaitUnavailableError",
     "ConnectError",
     "Connection",
     "ConnectionLostError",
@@ -83,6 +85,7 @@ if TYPE_CHECKING:
         AgentError,
         AttachmentError,
         AuthenticationError,
+        CellWaitUnavailableError,
         ConnectError,
         ConnectionLostError,
         ElicitationNotSupportedError,

@@ -10,9 +10,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from nbacp import marimo_runtime
+
 
 def show(obj: Any, **kwargs: Any) -> Any:
-    """``display(obj, **kwargs)`` inside IPython (a display handle with ``display_id=True``), else None."""
+    """``display(obj, **kwargs)`` inside IPython (a display handle with ``display_id=True``), else None.
+
+    In a marimo cell (docs/marimo.md): anywidgets and rich objects are appended to the
+    cell's output; ipywidgets containers (the turn's transcript, the toolbar), which marimo does
+    not host, and raw bundles show nothing there.
+    """
+    if marimo_runtime.running_in_marimo():
+        if kwargs.get("raw") or _plain_ipywidget(obj):
+            return None
+        return marimo_runtime.show(obj)
     try:
         from IPython import get_ipython
     except ImportError:  # pragma: no cover - IPython is a dependency of ipykernel
@@ -24,6 +35,13 @@ def show(obj: Any, **kwargs: Any) -> Any:
     if kwargs.get("display_id") and not kwargs.get("raw"):
         obj, kwargs = _widget_bundle(obj, kwargs)
     return display(obj, **kwargs)  # type: ignore[no-untyped-call]
+
+
+def _plain_ipywidget(obj: Any) -> bool:
+    """An ipywidgets widget that is not an anywidget (marimo renders only anywidgets)."""
+    kind = type(obj)
+    names = {f"{c.__module__}.{c.__qualname__}" for c in kind.__mro__}
+    return "ipywidgets.widgets.widget.Widget" in names and "anywidget.widget.AnyWidget" not in names
 
 
 def _widget_bundle(obj: Any, kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any]]:

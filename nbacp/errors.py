@@ -19,6 +19,7 @@ The tree (a standard base in parentheses is the class's second base, inherited b
         AttachmentError (ValueError)
         ScriptError (ValueError)
         MagicError
+        CellWaitUnavailableError (RuntimeError)
         NotebookUnavailableError (RuntimeError)
 
 ``except nbacp.NbacpError`` catches anything nbacp raised; the standard second base keeps
@@ -136,6 +137,14 @@ class ScriptError(NbacpError, ValueError):
 
 class MagicError(NbacpError):
     """A %%agent cell that cannot be sent: no session, a bad name, an expression that failed."""
+
+
+class CellWaitUnavailableError(NbacpError, RuntimeError):
+    """A cell cannot wait for a person's answer in this front end, and the message says why.
+
+    Raised before the cell waits, instead of a wait no click could ever end: in a marimo cell
+    whose runtime lacks what nbacp forwards the cards' messages through (docs/marimo.md).
+    """
 
 
 class NotebookUnavailableError(NbacpError, RuntimeError):

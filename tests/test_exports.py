@@ -22,6 +22,7 @@ PUBLIC = [
     "AgentError",
     "AttachmentError",
     "AuthenticationError",
+    "CellWaitUnavailableError",
     "ConnectError",
     "Connection",
     "ConnectionLostError",
@@ -70,6 +71,7 @@ STANDARD = {
     "AttachmentError": ValueError,
     "ScriptError": ValueError,
     "MagicError": Exception,
+    "CellWaitUnavailableError": RuntimeError,
     "NotebookUnavailableError": RuntimeError,
 }
 # Packages that re-export some errors where their own public API documents them.

@@ -36,6 +36,7 @@ LAYERS = {
     "nbacp.errors": 0,
     "nbacp._version": 0,
     "nbacp.display": 0,
+    "nbacp.marimo_runtime": 0,
     "nbacp.updates": 0,
     "nbacp.form": 1,
     "nbacp.render": 2,

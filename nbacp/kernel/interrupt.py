@@ -22,6 +22,7 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, NoReturn, TypeVar
 
+from nbacp import marimo_runtime
 from nbacp.kernel import forwarding, versions
 
 T = TypeVar("T")
@@ -56,6 +57,9 @@ def refuse_to_wait_in_cell() -> None:
     Cards and turns both call this before a cell awaits them (``cell_wait_refusal`` says why
     this kernel cannot serve widget messages while a cell waits).
     """
+    if marimo_runtime.running_in_marimo():
+        marimo_runtime.refuse_to_wait_in_cell()
+        return
     refusal = forwarding.cell_wait_refusal()
     if refusal is not None and in_cell_task():
         raise RuntimeError(refusal)
@@ -90,6 +94,8 @@ async def wait_in_cell(
     saying what it did, which becomes the KeyboardInterrupt's message.
     """
     __tracebackhide__ = True  # hidden from IPython tracebacks (docs/kernels.md, 'The stop button')
+    if marimo_runtime.running_in_marimo():  # marimo's own loop and stop button (docs/marimo.md)
+        return await marimo_runtime.wait_in_cell(awaitable, on_interrupt, timeout=callback_timeout)
     if not (versions.running_in_kernel() and in_cell_task()):
         return await awaitable
     with forwarding.comms_flow():

@@ -49,6 +49,12 @@ def css_source() -> str:
     return _read(CSS_FILE)
 
 
+def whole_module() -> str:
+    """The whole bundle as text, for a card that cannot render through the shared code model
+    (marimo: a view's shadow root and a re-run cell lose it, docs/marimo.md)."""
+    return _read(ESM_FILE)
+
+
 # Every card's own module: renders the card's model with the shared code's ``render``.
 # anywidget >= 0.11 hands ``render`` a ``host`` whose ``getWidget("anywidget:<id>")`` waits for
 # that model's ``initialize`` and gives what it returned (``{render}``, see js/src/card.js).

@@ -20,7 +20,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from nbacp import kernel
+from nbacp import kernel, marimo_runtime
 from nbacp.widgets import card_code, shared
 from nbacp.widgets.quick_state import QuickState
 
@@ -70,6 +70,13 @@ class CardModel(QuickState, anywidget.AnyWidget):
         self._unopened = not opened  # read by open(), which ipywidgets' __init__ calls
         kernel.ensure_comm_status()  # a cell awaiting a card sees busy/idle for its messages (docs/kernels.md)
         kernel.ensure_stream_replies()  # or ipykernel 7.0-7.3 can leave a request unread
+        if marimo_runtime.running_in_marimo():
+            # marimo (0.25.2) gives each view a shadow root holding only its own model's _css, and
+            # loses the shared code model once the cell that made it re-runs (the stub's
+            # host.getWidget then never resolves): each card carries bundle and stylesheet.
+            kwargs.setdefault("_esm", card_code.whole_module())
+            kwargs.setdefault("_css", card_code.css_source())
+            kwargs.setdefault("code", "")
         if "code" not in kwargs and self._esm == card_code.CARD_STUB:
             kwargs["code"] = f"anywidget:{card_code.card_code().model_id}"
         kwargs.setdefault("layout", shared.layout())
@@ -86,12 +93,20 @@ class CardModel(QuickState, anywidget.AnyWidget):
         """ipywidgets' comm open (run by its ``__init__``); held back for a card made with ``opened=False``."""
         if not self._unopened:
             super().open()
+            self._forward_in_marimo()
 
     def open_model(self) -> None:
         """Open the page model of a card made with ``opened=False`` (else nothing to do)."""
         if self._unopened:
             self._unopened = False
             super().open()
+            self._forward_in_marimo()
+
+    def _forward_in_marimo(self) -> None:
+        # marimo handles a page message only after the running cell ends: a card's messages are
+        # let through while a cell awaits (nbacp.marimo_runtime.forwarding).
+        if marimo_runtime.running_in_marimo():
+            marimo_runtime.forward_model(str(super().model_id))
 
     @property
     def model_id(self) -> str:

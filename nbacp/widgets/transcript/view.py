@@ -16,6 +16,8 @@ from typing import Any
 import ipywidgets as widgets
 from acp.schema import ToolCallProgress, ToolCallStart
 
+from nbacp import marimo_runtime
+from nbacp.display import show
 from nbacp.form.card_answer import CardAnswer
 from nbacp.render.exit_status import ExitStatus
 from nbacp.render.markdown import render_markdown
@@ -176,6 +178,8 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         block. It keeps its place: once answered it draws its own summary line (one state update
         of its own model; docs/cards.md, 'State keys'), and it closes with the transcript
         (docs/notebooks.md, 'What a card costs')."""
+        if marimo_runtime.running_in_marimo():
+            show(card)  # marimo hosts no ipywidgets box: the card goes to the cell's output (docs/marimo.md)
         self._dispatch.close_message()
         self._frames.append(CardBlock(card))
         if getattr(card, "settled", False) is True:
