@@ -2,7 +2,9 @@
 
 ``python -m nbacp.demo notebooks [DIR]`` copies every example notebook into DIR (default
 ``./nbacp-examples``) with its outputs cleared, so the person sees only what their own runs
-produce (the originals keep the outputs ``make test-notebooks`` compares against). A copy that
+produce (the originals keep the outputs ``make test-notebooks`` compares against). marimo's
+example (``marimo_*.py``, docs/marimo.md) is copied as it is: a marimo notebook keeps no
+outputs in its file. A copy that
 already exists is the person's and is never overwritten; examples added later are copied on
 the next run. ``python -m nbacp.demo lab [DIR]`` does the same, then starts JupyterLab on the
 quickstart in DIR (``make demo`` runs it with ``workspace``).
@@ -22,6 +24,7 @@ from typing import Any
 
 DEFAULT_DIR = Path("nbacp-examples")
 FIRST_NOTEBOOK = "quickstart.ipynb"
+MARIMO_NOTEBOOKS = "marimo_*.py"  # the marimo examples (no outputs to clear)
 _HERE = Path(__file__).resolve().parent
 
 
@@ -51,15 +54,18 @@ def prepare(source: Path, target: Path) -> tuple[list[Path], list[Path]]:
     target.mkdir(parents=True, exist_ok=True)
     copied: list[Path] = []
     kept: list[Path] = []
-    for original in sorted(source.glob("*.ipynb")):
+    for original in sorted([*source.glob("*.ipynb"), *source.glob(MARIMO_NOTEBOOKS)]):
         copy = target / original.name
         if copy.exists():
             kept.append(copy)
             continue
-        notebook = blank(nbformat.read(original, as_version=4))  # type: ignore[no-untyped-call]
         try:
             with copy.open("x", encoding="utf-8") as out:  # "x": never replace a file that appeared meanwhile
-                nbformat.write(notebook, out)  # type: ignore[no-untyped-call]
+                if original.suffix == ".py":
+                    out.write(original.read_text(encoding="utf-8"))
+                else:
+                    notebook = blank(nbformat.read(original, as_version=4))  # type: ignore[no-untyped-call]
+                    nbformat.write(notebook, out)  # type: ignore[no-untyped-call]
         except FileExistsError:
             kept.append(copy)
             continue

@@ -42,6 +42,19 @@ def test_notebooks_copies_every_example_cleared_into_the_default_folder(
     assert capsys.readouterr().out.startswith("Copied to nbacp-examples/ (outputs cleared): ")
 
 
+def test_notebooks_copies_the_marimo_example_as_it_is(tmp_path: Path) -> None:
+    """A marimo notebook is a .py file with no outputs: copied byte for byte, and only marimo_*.py
+    (notebooks/ holds no other Python a person would open)."""
+    assert main(["notebooks", str(tmp_path / "ex")]) == 0
+    copied = sorted(p.name for p in (tmp_path / "ex").glob("*.py"))
+    assert copied == ["marimo_quickstart.py"]
+    original = REPO / "notebooks" / "marimo_quickstart.py"
+    assert (tmp_path / "ex" / "marimo_quickstart.py").read_bytes() == original.read_bytes()
+    (tmp_path / "ex" / "marimo_quickstart.py").write_text("# mine\n")
+    assert main(["notebooks", str(tmp_path / "ex")]) == 0
+    assert (tmp_path / "ex" / "marimo_quickstart.py").read_text() == "# mine\n"
+
+
 def test_notebooks_never_overwrites_a_persons_copy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "mine"
     assert main(["notebooks", str(folder)]) == 0
