@@ -1,0 +1,104 @@
+"""A real ``marimo edit`` server for the browser tier, in a private HOME, and its page helpers.
+
+marimo reads its user config from ``.marimo.toml`` found walking up from the working directory
+(``marimo/_config/utils.py: get_user_config_path``): each server runs in a temp HOME holding
+one, so it never reads or writes the person's config and the test picks the theme and
+``auto_instantiate`` (cells run when the page opens: no click on a run button racing the
+kernel's start). Every wait has a timeout.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from support.ports import free_port
+
+MARIMO = Path(sys.executable).parent / "marimo"
+START_TIMEOUT = 60.0
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class MarimoServer:
+    url: str
+    notebook: Path
+    log: Path
+
+
+def private_env(home: Path) -> dict[str, str]:
+    """HOME and the XDG folders inside ``home``; NBACP_ANSWERS dropped (the page answers)."""
+    env = {k: v for k, v in os.environ.items() if k != "NBACP_ANSWERS"}
+    env["HOME"] = str(home)
+    for name, sub in (
+        ("XDG_CONFIG_HOME", ".config"),
+        ("XDG_CACHE_HOME", ".cache"),
+        ("XDG_DATA_HOME", ".local/share"),
+        ("XDG_STATE_HOME", ".local/state"),
+    ):
+        env[name] = str(home / sub)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH", "")]))
+    return env
+
+
+@contextlib.contextmanager
+def marimo_edit(base: Path, name: str, source: str, *, theme: str = "light") -> Iterator[MarimoServer]:
+    """``marimo edit NAME --headless --no-token`` on a free loopback port, stopped (its process
+    group: the server and its kernel) on exit."""
+    home = base / "home"
+    home.mkdir(parents=True)
+    (home / ".marimo.toml").write_text(f'[runtime]\nauto_instantiate = true\n\n[display]\ntheme = "{theme}"\n')
+    notebook = home / name
+    notebook.write_text(source)
+    log = base / "marimo.log"
+    port = free_port()
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [str(MARIMO), "edit", name, "--headless", "--no-token", "--port", str(port), "--host", "127.0.0.1"],
+            cwd=home,
+            env=private_env(home),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        wait_healthy(process, url, log)
+        yield MarimoServer(url, notebook, log)
+    finally:
+        stop_group(process)
+
+
+def wait_healthy(process: subprocess.Popen[bytes], url: str, log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"marimo exited ({process.returncode}): {log.read_text()[-2000:]}")
+        try:
+            with urllib.request.urlopen(url + "health", timeout=2) as reply:
+                if reply.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.2)  # polling a server that is starting; the answer is what decides
+    raise RuntimeError(f"marimo did not answer within {START_TIMEOUT}s: {log.read_text()[-2000:]}")
+
+
+def stop_group(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM to the group this test started (server and kernel), SIGKILL after a grace."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(15)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(5)
