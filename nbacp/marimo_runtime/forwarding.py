@@ -49,7 +49,7 @@ def refusal() -> str | None:
         from marimo._plugins.ui._impl.anywidget.init import WIDGET_COMM_MANAGER
         from marimo._runtime.commands import ModelCommand
     except ImportError as exc:
-        return f"this marimo has no {exc.name or 'widget comm manager'} (nbacp was checked on marimo 0.25.2)"
+        return f"nbacp cannot reach marimo's widget comm manager ({exc}; nbacp was checked on marimo 0.25.2)"
     if not callable(getattr(WIDGET_COMM_MANAGER, "receive_comm_message", None)) or not isinstance(ModelCommand, type):
         return "this marimo's widget comm manager takes no model commands (nbacp was checked on marimo 0.25.2)"
     if _queues() is None:
