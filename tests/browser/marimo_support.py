@@ -13,7 +13,6 @@ import contextlib
 import os
 import signal
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -21,11 +20,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from support.marimo_cli import MARIMO, private_env, require_marimo
 from support.ports import free_port
 
-MARIMO = Path(sys.executable).parent / "marimo"
 START_TIMEOUT = 60.0
-REPO = Path(__file__).resolve().parents[2]
 
 
 @dataclass
@@ -35,25 +33,11 @@ class MarimoServer:
     log: Path
 
 
-def private_env(home: Path) -> dict[str, str]:
-    """HOME and the XDG folders inside ``home``; NBACP_ANSWERS dropped (the page answers)."""
-    env = {k: v for k, v in os.environ.items() if k != "NBACP_ANSWERS"}
-    env["HOME"] = str(home)
-    for name, sub in (
-        ("XDG_CONFIG_HOME", ".config"),
-        ("XDG_CACHE_HOME", ".cache"),
-        ("XDG_DATA_HOME", ".local/share"),
-        ("XDG_STATE_HOME", ".local/state"),
-    ):
-        env[name] = str(home / sub)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH", "")]))
-    return env
-
-
 @contextlib.contextmanager
 def marimo_edit(base: Path, name: str, source: str, *, theme: str = "light") -> Iterator[MarimoServer]:
     """``marimo edit NAME --headless --no-token`` on a free loopback port, stopped (its process
     group: the server and its kernel) on exit."""
+    require_marimo()
     home = base / "home"
     home.mkdir(parents=True)
     (home / ".marimo.toml").write_text(f'[runtime]\nauto_instantiate = true\n\n[display]\ntheme = "{theme}"\n')

@@ -9,39 +9,23 @@ cell may fail. HOME and the XDG folders are temporary: marimo never reads or wri
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from support.marimo_cli import MARIMO, private_env, require_marimo
+from support.sdk_line import require_acp_kit
 
 pytestmark = pytest.mark.marimo
 
 REPO = Path(__file__).resolve().parents[2]
-MARIMO = Path(sys.executable).parent / "marimo"
-
-
-def private_home(base: Path) -> dict[str, str]:
-    home = base / "home"
-    env = {"HOME": str(home)} | {
-        name: str(home / sub)
-        for name, sub in (
-            ("XDG_CONFIG_HOME", ".config"),
-            ("XDG_CACHE_HOME", ".cache"),
-            ("XDG_DATA_HOME", ".local/share"),
-            ("XDG_STATE_HOME", ".local/state"),
-        )
-    }
-    home.mkdir(parents=True)
-    return env
 
 
 def test_the_marimo_quickstart_exports_with_every_answer(tmp_path: Path) -> None:
-    if not MARIMO.is_file():
-        pytest.fail(f"marimo is not installed beside {sys.executable}: `pip install -e .[test]` (the marimo extra)")
+    require_marimo()
+    require_acp_kit()  # the demo agent
     out = tmp_path / "quickstart.html"
-    env = os.environ | private_home(tmp_path) | {"NBACP_ANSWERS": str(REPO / "notebooks" / "answers")}
+    env = private_env(tmp_path / "home") | {"NBACP_ANSWERS": str(REPO / "notebooks" / "answers")}
     done = subprocess.run(
         [str(MARIMO), "export", "html", str(REPO / "notebooks" / "marimo_quickstart.py"), "-o", str(out)],
         capture_output=True,

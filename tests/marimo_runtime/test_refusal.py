@@ -8,17 +8,16 @@ a real marimo kernel (``marimo export html`` runs the cells) and reads the cell'
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from support.marimo_cli import MARIMO, private_env, require_marimo
 
 from nbacp.marimo_runtime import running_in_marimo
 
 REPO = Path(__file__).resolve().parents[2]
-MARIMO = Path(sys.executable).parent / "marimo"
 
 BROKEN = """import marimo
 
@@ -62,14 +61,8 @@ def test_nbacp_never_imports_marimo_itself() -> None:
 def test_a_card_awaited_where_forwarding_is_missing_is_refused_at_once(tmp_path: Path) -> None:
     notebook = tmp_path / "broken.py"
     notebook.write_text(BROKEN)
-    home = tmp_path / "home"
-    home.mkdir()
-    env = {k: v for k, v in os.environ.items() if k != "NBACP_ANSWERS"} | {
-        "HOME": str(home),
-        "XDG_CONFIG_HOME": str(home / ".config"),
-        "XDG_CACHE_HOME": str(home / ".cache"),
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH", "")])),
-    }
+    require_marimo()
+    env = private_env(tmp_path / "home")
     out = tmp_path / "broken.html"
     done = subprocess.run(
         [str(MARIMO), "export", "html", str(notebook), "-o", str(out)],
