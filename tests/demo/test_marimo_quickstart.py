@@ -9,6 +9,7 @@ cell may fail. HOME and the XDG folders are temporary: marimo never reads or wri
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -25,9 +26,12 @@ def test_the_marimo_quickstart_exports_with_every_answer(tmp_path: Path) -> None
     require_marimo()
     require_acp_kit()  # the demo agent
     out = tmp_path / "quickstart.html"
+    # A copy: marimo writes its session cache (__marimo__/) beside the notebook it runs.
+    notebook = tmp_path / "marimo_quickstart.py"
+    shutil.copy(REPO / "notebooks" / "marimo_quickstart.py", notebook)
     env = private_env(tmp_path / "home") | {"NBACP_ANSWERS": str(REPO / "notebooks" / "answers")}
     done = subprocess.run(
-        [str(MARIMO), "export", "html", str(REPO / "notebooks" / "marimo_quickstart.py"), "-o", str(out)],
+        [str(MARIMO), "export", "html", str(notebook), "-o", str(out)],
         capture_output=True,
         text=True,
         timeout=300,
@@ -51,3 +55,4 @@ def test_the_marimo_quickstart_exports_with_every_answer(tmp_path: Path) -> None
     assert r"[\"Accepted: Production\", \"Accepted: Orders, Events + \\u201cclickstream\\u201d\"" in page
     assert r"\"Accepted: 8\", \"Chose: Allow (allow_once)\"]" in page
     assert "MarimoExceptionRaisedError" not in page
+    assert not (REPO / "notebooks" / "__marimo__").exists()  # the checkout stays as it was
