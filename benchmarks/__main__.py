@@ -21,9 +21,20 @@ from benchmarks import (
     roundtrip_memory,
     streaming,
     turn_memory,
+    turn_traffic,
 )
 
-BENCHMARKS = ("streaming", "roundtrip", "patterns", "budgets", "cards", "turn-memory", "browser", "notebook-edits")
+BENCHMARKS = (
+    "streaming",
+    "roundtrip",
+    "patterns",
+    "budgets",
+    "cards",
+    "turn-memory",
+    "browser",
+    "notebook-edits",
+    "turn-traffic",
+)
 QUICK = {
     "sizes": [200, 1_000],
     "budget": 1.0,
@@ -38,6 +49,7 @@ QUICK = {
     "pattern_count": [10],
     "stall_scale": 0.05,
     "edit_rounds": 3,
+    "turns": 3,
 }
 
 
@@ -56,6 +68,7 @@ def main() -> None:
     parser.add_argument("--browser-cards", type=int, default=20, help="browser: cards shown in one cell")
     parser.add_argument("--browser-chunks", type=int, default=10_000, help="browser: chunks streamed in one cell")
     parser.add_argument("--edit-rounds", type=int, default=5, help="notebook-edits: inserts timed (median)")
+    parser.add_argument("--turns", type=int, default=10, help="turn-traffic: one-question turns in one session")
     parser.add_argument("--stall-scale", type=float, default=1.0, help="budgets: shrink the reply/burst cases")
     parser.add_argument("--quick", action="store_true", help="small sizes: checks that every benchmark runs")
     args = parser.parse_args()
@@ -80,6 +93,8 @@ def main() -> None:
         runs.append(lambda: browser.report(args.browser_cards, args.browser_chunks))
     if "notebook-edits" in args.only:
         runs.append(lambda: notebook_edits.report(args.edit_rounds))
+    if "turn-traffic" in args.only:
+        runs.append(lambda: turn_traffic.report(args.turns))
     for index, run in enumerate(runs):
         if index:
             print()
