@@ -18,6 +18,7 @@ import ipywidgets as widgets
 import pytest
 
 import nbacp
+from nbacp.widgets.transcript import nodes
 
 SUPPORT = Path(__file__).resolve().parents[1] / "support"
 RUNS = sorted(p.stem for p in (SUPPORT / "agent_traffic").glob("*.jsonl"))
@@ -30,7 +31,7 @@ def strings(root: Any) -> list[str]:
         item = stack.pop()
         if isinstance(item, widgets.Widget):
             value = getattr(item, "value", None)
-            if isinstance(value, str) and isinstance(item, widgets.Label):
+            if isinstance(value, str) and isinstance(item, nodes.Text):
                 out.append(value)
             stack.extend(getattr(item, "children", ()))
     return out
@@ -114,7 +115,7 @@ async def test_codex_command_output_streams_into_the_live_view(tmp_path: Path) -
         turn = session.start("go")
         await turn
         shown = "\n".join(strings(turn.transcript)) + "".join(
-            getattr(w, "value", "") for w in _walk(turn.transcript) if isinstance(w, widgets.HTML)
+            getattr(w, "value", "") for w in _walk(turn.transcript) if isinstance(w, nodes.Html)
         )
     assert "exit 3" in shown and "err-line" in shown and "tick 5" in shown
 

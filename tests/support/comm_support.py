@@ -22,6 +22,8 @@ import ipywidgets as widgets
 import pytest
 from comm.base_comm import BaseComm
 
+from nbacp.widgets.transcript import Transcript, nodes
+
 
 @dataclass
 class Sent:
@@ -108,21 +110,31 @@ HTML_MODELS = ("HTMLModel", "HTMLMathModel")
 TEXT_TRAITS = ("value", "description", "tooltip", "placeholder", "label", "url")
 
 
-def walk(root: widgets.Widget) -> list[widgets.Widget]:
-    """``root`` and every widget inside it (box children, accordion/tab pages)."""
-    found: list[widgets.Widget] = []
+def walk(root: Any) -> list[Any]:
+    """``root`` and every widget or node inside it (box children, accordion/tab pages; a turn
+    view's tree of nodes, whose boxes also list the cards shown in them)."""
+    found: list[Any] = []
     stack = [root]
     while stack:
         widget = stack.pop()
         found.append(widget)
-        stack.extend(reversed(list(getattr(widget, "children", ()))))
+        if isinstance(widget, Transcript):
+            stack.append(widget.root)
+        else:
+            stack.extend(reversed(list(getattr(widget, "children", ()))))
     return found
 
 
-def texts(root: widgets.Widget) -> list[str]:
-    """Every string a view would show as text, in tree order."""
+def texts(root: Any) -> list[str]:
+    """Every string a view would show as text, in tree order (a turn view's text nodes and fold titles)."""
     out: list[str] = []
     for widget in walk(root):
+        if isinstance(widget, nodes.Text) and widget.value:
+            out.append(widget.value)
+        elif isinstance(widget, nodes.Fold) and widget.titles[0]:
+            out.append(widget.titles[0])
+        if not isinstance(widget, widgets.Widget):
+            continue
         for name in TEXT_TRAITS:
             value = getattr(widget, name, None) if widget.has_trait(name) else None
             if isinstance(value, str) and value:
@@ -137,14 +149,38 @@ def assert_shown_as_text(root: widgets.Widget, payload: str, comms: RecordingCom
     """
     assert any(payload in text for text in texts(root)), f"{payload!r} is not shown at all"
     for widget in walk(root):
-        if isinstance(widget, widgets.HTML | widgets.HTMLMath):
-            assert payload not in widget.value, f"{payload!r} inside an HTML widget"
+        if isinstance(widget, widgets.HTML | widgets.HTMLMath | nodes.Html):
+            assert payload not in widget.value, f"{payload!r} inside an HTML widget or node"
         if getattr(widget, "description_allow_html", False):
             assert payload not in widget.description, f"{payload!r} in a description rendered as HTML"
         if isinstance(widget, widgets.Label) and payload in widget.value:
             assert "mathjax_ignore" in widget._dom_classes, "a Label with agent text would be typeset"
+        # a turn view's text nodes are never typeset: js/src/turn_view.js marks the view's element
     if comms is not None:
         for sent in comms.sent:
             state = sent.data.get("state", {})
             if sent.msg_type == "comm_open" and state.get("_model_name") in HTML_MODELS:
                 assert payload not in str(state.get("value", "")), f"{payload!r} sent in an HTML model"
+            for op in turn_ops(sent):  # a turn view's html nodes, as sent
+                if op[0] == "n" and op[2].get("t") == "html":
+                    assert payload not in str(op[2].get("v", "")), f"{payload!r} sent in an html node"
+
+
+def turn_ops(sent: Sent) -> list[list[Any]]:
+    """The node operations a message to a turn view carries (a patch or a snapshot; docs/turn-view.md)."""
+    content = sent.data.get("content") if sent.data.get("method") == "custom" else None
+    if not isinstance(content, dict):
+        return []
+    return list(content.get("ops") or content.get("snap") or [])
+
+
+def kids_sent(sent: list[Sent]) -> list[int]:
+    """The length of every children list sent: a box widget's ``children`` update, or a turn
+    view's ``k`` operation (a box's new children, docs/turn-view.md)."""
+    out: list[int] = []
+    for message in sent:
+        state = message.data.get("state", {})
+        if message.msg_type == "comm_msg" and "children" in state:
+            out.append(len(state["children"]))
+        out.extend(len(op[2]) for op in turn_ops(message) if op[0] == "k")
+    return out
