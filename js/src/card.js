@@ -12,7 +12,7 @@ import { renderTurn } from "./turn_view.js";
  * @param {any} ctx anywidget's render props
  */
 function render(ctx) {
-  if (typeof ctx.model.get("record") === "string") {
+  if (Array.isArray(ctx.model.get("record"))) {
     return renderTurn({ model: ctx.model, el: ctx.el, host: ctx.host, cardRender: (c) => renderCard(/** @type {any} */ (c)) });
   }
   return renderCard(ctx);

@@ -3,7 +3,9 @@
 // (docs/turn-view.md). A view asks for the whole tree once (`{type: "sync"}`), then applies the
 // patches numbered after it; cards are their own models, drawn in their place by reference.
 // Agent text arrives only in text nodes (textContent); an "html" node's value is the kernel's
-// sanitizing render (nbacp.render.markdown), as an ipywidgets HTML widget's was.
+// sanitizing render (nbacp.render.markdown) sent as a tree and built without parsing markup
+// (dom_tree.js).
+import { buildTree } from "./dom_tree.js";
 
 /** @typedef {import("./types.js").TurnModel} TurnModel */
 /** @typedef {import("./types.js").TurnNode} TurnNode */
@@ -98,10 +100,11 @@ export function renderTurn({ model, el, host, cardRender }) {
    * @param {unknown} value
    */
   function setValue(shown, value) {
-    const text = typeof value === "string" ? value : "";
-    shown.def.v = text;
-    if (shown.def.t === "html") shown.el.innerHTML = text; // the kernel's sanitizing render only
-    else shown.el.textContent = text;
+    if (shown.def.t === "html") {
+      buildTree(shown.el, value);
+      return;
+    }
+    shown.el.textContent = typeof value === "string" ? value : "";
   }
 
   /**
@@ -192,22 +195,26 @@ export function renderTurn({ model, el, host, cardRender }) {
     }
   }
 
+  function ended() {
+    const tree = model.get("record");
+    return Array.isArray(tree) && tree.length > 0;
+  }
+
   function showRecord() {
-    const html = model.get("record");
-    const ended = typeof html === "string" && html !== "";
-    if (ended) {
-      record.innerHTML = html; // the record's HTML (nbacp.render.turn_record_html), safe as the ended view's was
+    const over = ended();
+    if (over) {
+      buildTree(record, model.get("record")); // the record (nbacp.render.turn_record_html), as a tree
       live.replaceChildren();
       nodes.clear();
     }
-    live.hidden = ended;
-    record.hidden = !ended;
+    live.hidden = over;
+    record.hidden = !over;
   }
 
   model.on("msg:custom", onMessage);
   model.on("change:record", showRecord);
   showRecord();
-  if (!model.get("record")) model.send({ type: "sync" });
+  if (!ended()) model.send({ type: "sync" });
   return () => {
     controller.abort();
     model.off("msg:custom", onMessage);

@@ -259,7 +259,7 @@ export {};
 /**
  * A turn view's synced traits (nbacp/widgets/transcript/view.py); its blocks come as messages.
  * @typedef {object} TurnState
- * @property {string} record the record's HTML once the turn ended ("" while it runs)
+ * @property {HtmlTree} record the record once the turn ended, as a tree ([] while it runs)
  * @property {string} [code] the shared code model's reference (anywidget >= 0.11)
  */
 
@@ -268,7 +268,7 @@ export {};
  * @typedef {object} TurnNode
  * @property {string} t "text" | "html" | "box" | "fold"
  * @property {string[]} [c] CSS classes
- * @property {string} [v] a text node's text, an html node's sanitized HTML
+ * @property {string | HtmlTree} [v] a text node's text; an html node's sanitized HTML, as a tree
  * @property {(number | string)[]} [k] a box's children: node ids, or cards' model ids
  * @property {string} [T] a fold's title
  * @property {boolean} [o] a fold starts open
@@ -285,4 +285,10 @@ export {};
  * @property {number} seq
  * @property {TurnOp[]} [ops]
  * @property {TurnOp[]} [snap]
+ */
+
+/**
+ * Sanitized HTML as plain values (nbacp/render/html_tree.py): strings are text,
+ * `[tag, attributes, ...children]` elements.
+ * @typedef {unknown[]} HtmlTree
  */

@@ -8,7 +8,7 @@ afterEach(() => document.body.replaceChildren());
 
 /** A turn model: get/on/off/send, and what the kernel would send (custom messages, record). */
 function turnModel() {
-  const data = { record: "", code: "anywidget:code" };
+  const data = { record: [], code: "anywidget:code" };
   const handlers = new Map();
   const model = {
     sent: [],
@@ -63,7 +63,7 @@ function show(model, host = fakeHost()) {
 
 const TREE = [
   ["n", 3, { t: "text", c: ["nbacp-role"], v: "You" }],
-  ["n", 4, { t: "html", c: ["nbacp-prompt"], v: "<p>hi <strong>there</strong></p>" }],
+  ["n", 4, { t: "html", c: ["nbacp-prompt"], v: [["p", {}, "hi ", ["strong", {}, "there"]]] }],
   ["n", 2, { t: "box", c: ["nbacp-you"], k: [3, 4] }],
   ["n", 1, { t: "box", c: ["nbacp-page"], k: [2] }],
   ["n", 0, { t: "box", c: ["nbacp-pages"], k: [1] }],
@@ -148,7 +148,7 @@ test("the record takes the live view's place, and a view of an ended turn asks f
   const model = turnModel();
   const { el, teardown } = show(model);
   model.kernel({ seq: 1, snap: TREE });
-  model.setRecord('<div class="nbacp-record">Stop reason: end_turn</div>');
+  model.setRecord([["div", { class: "nbacp-record" }, "Stop reason: end_turn"]]);
   expect(el.querySelector(".nbacp-role")).toBeNull();
   expect(el.querySelector(".nbacp-record").textContent).toBe("Stop reason: end_turn");
   teardown();
@@ -164,4 +164,33 @@ test("the bundle's own render draws a turn model as a turn view (anywidget witho
   card.render({ model, el });
   expect(model.sent).toEqual([{ type: "sync" }]);
   expect(el.classList.contains("nbacp-tv")).toBe(true);
+});
+
+test("sanitized HTML is built from its tree: allowed tags and attributes only, text as text", () => {
+  const model = turnModel();
+  const { el } = show(model);
+  const tree = [
+    ["p", { onclick: "alert(1)", class: "ok bad\"name" }, "<b>not bold</b> ", ["strong", {}, "bold"]],
+    ["script", {}, "alert(2)"],
+    ["a", { href: "javascript:alert(3)" }, "bad link"],
+    ["a", { href: "https://example.org" }, "good link"],
+    ["img", { src: "https://example.org/x.png" }],
+    ["ol", { start: "3" }, ["li", {}, "three"]],
+  ];
+  model.kernel({ seq: 1, snap: [["n", 1, { t: "html", v: tree }], ["n", 0, { t: "box", k: [1] }]] });
+  const html = el.querySelector(".nbacp-tv-html");
+  const p = html.querySelector("p");
+  expect(p.getAttribute("onclick")).toBeNull();
+  expect(p.className).toBe("ok");
+  expect(p.textContent).toBe("<b>not bold</b> bold");
+  expect(html.querySelector("b")).toBeNull();
+  expect(html.querySelector("script")).toBeNull();
+  expect(html.textContent).toContain("alert(2)"); // a tag that is not allowed leaves its text, as text
+  expect(html.querySelector("img")).toBeNull();
+  const links = [...html.querySelectorAll("a")];
+  expect(links.map((a) => a.getAttribute("href"))).toEqual([null, "https://example.org"]);
+  expect(links[1].getAttribute("rel")).toBe("nofollow noopener noreferrer");
+  expect(html.querySelector("ol").getAttribute("start")).toBe("3");
+  model.kernel({ seq: 2, ops: [["v", 1, ["plain"]]] });
+  expect(html.textContent).toBe("plain");
 });

@@ -14,6 +14,7 @@ Tests ask for the ``comms`` fixture (tests/conftest.py), which installs it::
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,9 +162,9 @@ def assert_shown_as_text(root: widgets.Widget, payload: str, comms: RecordingCom
             state = sent.data.get("state", {})
             if sent.msg_type == "comm_open" and state.get("_model_name") in HTML_MODELS:
                 assert payload not in str(state.get("value", "")), f"{payload!r} sent in an HTML model"
-            for op in turn_ops(sent):  # a turn view's html nodes, as sent
-                if op[0] == "n" and op[2].get("t") == "html":
-                    assert payload not in str(op[2].get("v", "")), f"{payload!r} sent in an html node"
+            for op in turn_ops(sent):  # a turn view's html nodes, as sent (trees: nbacp.render.html_tree)
+                tree = op[2].get("v") if op[0] == "n" and op[2].get("t") == "html" else None
+                assert payload not in json.dumps(tree, ensure_ascii=False), f"{payload!r} sent in an html node"
 
 
 def turn_ops(sent: Sent) -> list[list[Any]]:

@@ -10,6 +10,7 @@ from acp import schema
 from support.comm_support import RecordingComms, walk
 
 from nbacp.client.session_controls import SessionControls
+from nbacp.render.html_tree import html_tree
 from nbacp.widgets import FormCard
 from nbacp.widgets.transcript import Transcript, nodes
 
@@ -32,8 +33,8 @@ def ended(prompt: str = "p", card: Any = None) -> tuple[Transcript, list[Any]]:
 def test_the_model_shows_the_record_and_closes_the_blocks(comms: RecordingComms) -> None:
     card = FormCard("Name it", {"type": "object", "properties": {"x": {"type": "string"}}})
     view, blocks = ended(card=card)
-    assert view.record == view.record_html()  # the model's own state: every view shows it (js/src/turn_view.js)
-    assert "nbacp-record" in view.record and "Stop reason: end_turn" in view.record
+    assert view.record == html_tree(view.record_html())  # the model's own state: every view shows it
+    assert "nbacp-record" in view.record_html() and "Stop reason: end_turn" in view.record_html()
     assert "nbacp-transcript" not in view._dom_classes and "nbacp-ended" in view._dom_classes
     assert card in blocks and card.comm is None  # the turn's cards are closed with the live view
     assert not any(b.attached for b in blocks if isinstance(b, nodes.Node))  # the nodes left the page

@@ -12,6 +12,7 @@ from acp import schema
 from support.builders import start_tool_call, update_agent_message_text, update_agent_thought_text
 from support.comm_support import RecordingComms, turn_ops
 
+from nbacp.render.html_tree import html_tree
 from nbacp.widgets import FormCard
 from nbacp.widgets.transcript import Transcript, nodes
 from nbacp.widgets.transcript.patches import MAX_OPS
@@ -57,7 +58,9 @@ def kernel_tree(node: Any) -> Any:
     """The same shape read from the kernel's nodes."""
     if not isinstance(node, nodes.Node):
         return ("card", node.model_id)
-    value = node.value if isinstance(node, nodes.Text | nodes.Html) else None
+    value = (
+        node.value if isinstance(node, nodes.Text) else html_tree(node.value) if isinstance(node, nodes.Html) else None
+    )
     title = node.titles[0] if isinstance(node, nodes.Fold) else None
     return (node.kind, node._dom_classes, value, title, tuple(kernel_tree(c) for c in node.children))
 

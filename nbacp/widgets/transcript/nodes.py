@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
 
+from nbacp.render.html_tree import html_tree
 from nbacp.render.safe_text import safe_text
 
 Op = list[Any]
@@ -128,7 +129,8 @@ class Text(Node):
 
 class Html(Node):
     """Sanitized HTML: ``value`` must come from ``nbacp.render.markdown`` (render_markdown,
-    render_code), which escapes agent text; the page puts it in as markup."""
+    render_code), which escapes agent text. It goes to the page as a tree of plain values
+    (``nbacp.render.html_tree``), which the page builds without parsing markup."""
 
     kind = "html"
 
@@ -144,10 +146,11 @@ class Html(Node):
     def value(self, html: str) -> None:
         if html != self._value:
             self._value = html
-            self._send("v", html)
+            if self.attached:
+                self._send("v", html_tree(html))
 
     def definition(self) -> dict[str, Any]:
-        return {**super().definition(), "v": self._value}
+        return {**super().definition(), "v": html_tree(self._value)}
 
 
 class Box(Node):

@@ -24,6 +24,7 @@ from acp.schema import ToolCallProgress, ToolCallStart
 
 from nbacp.form.card_answer import CardAnswer
 from nbacp.render.exit_status import ExitStatus
+from nbacp.render.html_tree import html_tree
 from nbacp.render.markdown import render_markdown
 from nbacp.render.tool_calls import ActivityLog
 from nbacp.updates import UpdateLog, UpdateView
@@ -49,8 +50,9 @@ class Transcript(anywidget.AnyWidget):
     _css = traitlets.Unicode("" if card_code.HOST_LOOKUP else card_code.css_source()).tag(sync=True)
     _anywidget_id = traitlets.Unicode("nbacp.widgets.transcript.view.Transcript").tag(sync=True)
     code = traitlets.Unicode("").tag(sync=True)
-    record = traitlets.Unicode("").tag(sync=True)
-    """The record's HTML once the turn ended ("" while it runs): every view then shows it."""
+    record = traitlets.List().tag(sync=True)
+    """The record once the turn ended, as the tree of its HTML (``nbacp.render.html_tree``; empty
+    while it runs): every view then shows it."""
 
     def __init__(
         self,
@@ -289,7 +291,7 @@ class Transcript(anywidget.AnyWidget):
         self._patches.drop()
         box: Any = self  # ipywidgets' traits are untyped
         with self.hold_sync():
-            box.record = html
+            box.record = html_tree(html)
             box._dom_classes = (*(c for c in box._dom_classes if c != "nbacp-transcript"), "nbacp-ended")
         close_tree(cards)
 
