@@ -10,6 +10,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from support.comm_support import kids_of
 from support.subagent_agent import command
 
 import nbacp
@@ -24,7 +25,7 @@ def labels(root: Any, css: str = "") -> list[str]:
         item = stack.pop()
         if isinstance(item, nodes.Text) and (not css or css in item._dom_classes):
             out.append(item.value)
-        stack.extend(reversed(getattr(item, "children", ())))
+        stack.extend(reversed(kids_of(item)))
     return out
 
 

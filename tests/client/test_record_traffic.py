@@ -16,6 +16,7 @@ from typing import Any
 
 import ipywidgets as widgets
 import pytest
+from support.comm_support import kids_of
 
 import nbacp
 from nbacp.widgets.transcript import nodes
@@ -29,11 +30,11 @@ def strings(root: Any) -> list[str]:
     stack = [root]
     while stack:
         item = stack.pop()
-        if isinstance(item, widgets.Widget):
+        if isinstance(item, widgets.Widget | nodes.Node):
             value = getattr(item, "value", None)
             if isinstance(value, str) and isinstance(item, nodes.Text):
                 out.append(value)
-            stack.extend(getattr(item, "children", ()))
+            stack.extend(kids_of(item))
     return out
 
 
@@ -125,5 +126,5 @@ def _walk(root: Any) -> list[Any]:
     while stack:
         item = stack.pop()
         out.append(item)
-        stack.extend(getattr(item, "children", ()))
+        stack.extend(kids_of(item))
     return out

@@ -11,6 +11,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from support.comm_support import kids_of
 from support.subagent_agent import command, report
 
 import nbacp
@@ -66,7 +67,7 @@ def labels(root: Any) -> list[str]:
             out.append(item.value)
         elif isinstance(item, Card) and item.summary:  # an answered card draws its own line
             out.append(item.summary)
-        stack.extend(reversed(getattr(item, "children", ())))
+        stack.extend(reversed(kids_of(item)))
     return out
 
 

@@ -111,6 +111,13 @@ HTML_MODELS = ("HTMLModel", "HTMLMathModel")
 TEXT_TRAITS = ("value", "description", "tooltip", "placeholder", "label", "url")
 
 
+def kids_of(item: Any) -> tuple[Any, ...]:
+    """What is shown inside ``item``: a turn view's tree (its root node), a box's or node's children."""
+    if isinstance(item, Transcript):
+        return (item.root,)
+    return tuple(getattr(item, "children", ()))
+
+
 def walk(root: Any) -> list[Any]:
     """``root`` and every widget or node inside it (box children, accordion/tab pages; a turn
     view's tree of nodes, whose boxes also list the cards shown in them)."""
@@ -119,10 +126,7 @@ def walk(root: Any) -> list[Any]:
     while stack:
         widget = stack.pop()
         found.append(widget)
-        if isinstance(widget, Transcript):
-            stack.append(widget.root)
-        else:
-            stack.extend(reversed(list(getattr(widget, "children", ()))))
+        stack.extend(reversed(kids_of(widget)))
     return found
 
 
