@@ -17,6 +17,7 @@ import { buildTree } from "./dom_tree.js";
 /**
  * @typedef {object} TurnHost what the view needs of anywidget's `host` (>= 0.11)
  * @property {(ref: string) => Promise<{render: (opts: {el: HTMLElement, signal?: AbortSignal}) => Promise<void>}>} getWidget
+ * @property {(ref: string) => Promise<{get(key: string): unknown}>} [getModel]
  */
 
 /**
@@ -72,8 +73,11 @@ export function renderTurn({ model, el, host, cardRender }) {
     cards.set(id, holder);
     const into = holder;
     if (host && typeof host.getWidget === "function") {
+      const ref = `anywidget:${id}`;
+      // the card's own classes (ipywidgets puts them on a widget's element; here, on its place)
+      host.getModel?.(ref).then((m) => into.classList.add(...classList(m.get("_dom_classes"))));
       host
-        .getWidget(`anywidget:${id}`)
+        .getWidget(ref)
         .then((w) => w.render({ el: into, signal: controller.signal }))
         .catch(() => (into.textContent = "This card could not be shown: run the cell again."));
     } else {
@@ -82,7 +86,10 @@ export function renderTurn({ model, el, host, cardRender }) {
         /** @type {unknown} */ (model)
       ).widget_manager;
       if (manager && cardRender) {
-        manager.get_model(id).then((m) => cardRender({ model: m, el: into }));
+        manager.get_model(id).then((m) => {
+          into.classList.add(...classList(/** @type {{get(key: string): unknown}} */ (/** @type {unknown} */ (m)).get("_dom_classes")));
+          cardRender({ model: m, el: into });
+        });
       } else {
         into.textContent = "This card needs a newer anywidget to be shown here.";
       }

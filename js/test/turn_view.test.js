@@ -40,6 +40,9 @@ function fakeHost() {
   const asked = [];
   return {
     asked,
+    async getModel(ref) {
+      return { get: (key) => (key === "_dom_classes" ? ["nbacp-permission-card", "bad name"] : undefined) };
+    },
     async getWidget(ref) {
       asked.push(ref);
       return {
@@ -139,6 +142,7 @@ test("a card is drawn by reference in its place, once per view, and kept across 
   const page = el.querySelector(".nbacp-page");
   expect([...page.children].map((c) => c.textContent)).toEqual(["before the card", "card anywidget:abc123"]);
   const drawn = el.querySelector(".nbacp-card");
+  expect(drawn.parentElement.className).toBe("nbacp-tv-card nbacp-permission-card"); // the card's own classes
   model.kernel({ seq: 2, snap: [tree[1], tree[0], tree[2]] }); // a second view asked: every view gets it
   expect(host.asked).toEqual(["anywidget:abc123"]); // not drawn again: the card's draft and focus stay
   expect(el.querySelector(".nbacp-card")).toBe(drawn);
