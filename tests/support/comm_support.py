@@ -23,8 +23,6 @@ import ipywidgets as widgets
 import pytest
 from comm.base_comm import BaseComm
 
-from nbacp.widgets.transcript import Transcript, nodes
-
 
 @dataclass
 class Sent:
@@ -111,9 +109,18 @@ HTML_MODELS = ("HTMLModel", "HTMLMathModel")
 TEXT_TRAITS = ("value", "description", "tooltip", "placeholder", "label", "url")
 
 
+def _transcript() -> Any:
+    """nbacp's turn view and nodes, imported when first used: importing this module (every
+    test's conftest does) must not need the built front-end code (tests/test_first_run.py)."""
+    from nbacp.widgets.transcript import Transcript, nodes
+
+    return Transcript, nodes
+
+
 def kids_of(item: Any) -> tuple[Any, ...]:
     """What is shown inside ``item``: a turn view's tree (its root node), a box's or node's children."""
-    if isinstance(item, Transcript):
+    transcript, _ = _transcript()
+    if isinstance(item, transcript):
         return (item.root,)
     return tuple(getattr(item, "children", ()))
 
@@ -133,6 +140,7 @@ def walk(root: Any) -> list[Any]:
 def texts(root: Any) -> list[str]:
     """Every string a view would show as text, in tree order (a turn view's text nodes and fold titles)."""
     out: list[str] = []
+    _, nodes = _transcript()
     for widget in walk(root):
         if isinstance(widget, nodes.Text) and widget.value:
             out.append(widget.value)
@@ -153,6 +161,7 @@ def assert_shown_as_text(root: widgets.Widget, payload: str, comms: RecordingCom
     With ``comms`` it also checks the model states actually sent to the front end.
     """
     assert any(payload in text for text in texts(root)), f"{payload!r} is not shown at all"
+    _, nodes = _transcript()
     for widget in walk(root):
         if isinstance(widget, widgets.HTML | widgets.HTMLMath | nodes.Html):
             assert payload not in widget.value, f"{payload!r} inside an HTML widget or node"
