@@ -50,7 +50,7 @@ class Transcript(anywidget.AnyWidget):
     _css = traitlets.Unicode("" if card_code.HOST_LOOKUP else card_code.css_source()).tag(sync=True)
     _anywidget_id = traitlets.Unicode("nbacp.widgets.transcript.view.Transcript").tag(sync=True)
     code = traitlets.Unicode("").tag(sync=True)
-    record = traitlets.List().tag(sync=True)
+    record: traitlets.List[Any] = traitlets.List().tag(sync=True)
     """The record once the turn ended, as the tree of its HTML (``nbacp.render.html_tree``; empty
     while it runs): every view then shows it."""
 
