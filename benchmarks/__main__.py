@@ -22,6 +22,7 @@ from benchmarks import (
     roundtrip_memory,
     streaming,
     turn_memory,
+    turn_traffic,
 )
 
 BENCHMARKS = (
@@ -34,6 +35,7 @@ BENCHMARKS = (
     "browser",
     "notebook-edits",
     "day",
+    "turn-traffic",
 )
 QUICK = {
     "sizes": [200, 1_000],
@@ -52,6 +54,7 @@ QUICK = {
     "day_turns": 10,
     "day_rounds": 1,
     "day_cards": 20,
+    "turns": 3,
 }
 
 
@@ -73,6 +76,7 @@ def main() -> None:
     parser.add_argument("--day-turns", type=int, default=300, help="day: turns of the session")
     parser.add_argument("--day-rounds", type=int, default=3, help="day: times JupyterLab opens each notebook")
     parser.add_argument("--day-cards", type=int, default=1_600, help="day: cards answered in one turn (RSS kept)")
+    parser.add_argument("--turns", type=int, default=10, help="turn-traffic: one-question turns in one session")
     parser.add_argument("--stall-scale", type=float, default=1.0, help="budgets: shrink the reply/burst cases")
     parser.add_argument("--quick", action="store_true", help="small sizes: checks that every benchmark runs")
     args = parser.parse_args()
@@ -99,6 +103,8 @@ def main() -> None:
         runs.append(lambda: notebook_edits.report(args.edit_rounds))
     if "day" in args.only:
         runs.append(lambda: day_report.report(args.day_turns, args.day_rounds, args.day_cards))
+    if "turn-traffic" in args.only:
+        runs.append(lambda: turn_traffic.report(args.turns))
     for index, run in enumerate(runs):
         if index:
             print()

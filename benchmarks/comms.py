@@ -37,8 +37,8 @@ class _CountingComm(BaseComm):
         payload = data or {}
         if msg_type == "comm_open":
             self._tally.opens += 1
-        elif msg_type == "comm_msg" and payload.get("method") == "update":
-            self._tally.updates += 1
+        elif msg_type == "comm_msg" and payload.get("method") in ("update", "custom"):
+            self._tally.updates += 1  # a custom message (the turn view's patches) is traffic too
         else:
             return
         self._tally.bytes += len(json.dumps(payload, default=str))

@@ -254,3 +254,42 @@
  */
 
 export {};
+
+/** @typedef {import("@anywidget/types").AnyModel<TurnState>} TurnModel */
+
+/**
+ * A turn view's synced traits (nbacp/widgets/transcript/view.py); its blocks come as messages.
+ * @typedef {object} TurnState
+ * @property {HtmlTree} record the record once the turn ended, as a tree ([] while it runs)
+ * @property {string} [code] the shared code model's reference (anywidget >= 0.11)
+ */
+
+/**
+ * One node of a turn's tree (docs/turn-view.md, 'Nodes').
+ * @typedef {object} TurnNode
+ * @property {string} t "text" | "html" | "box" | "fold"
+ * @property {string[]} [c] CSS classes
+ * @property {string | HtmlTree} [v] a text node's text; an html node's sanitized HTML, as a tree
+ * @property {(number | string)[]} [k] a box's children: node ids, or cards' model ids
+ * @property {string} [T] a fold's title
+ * @property {boolean} [o] a fold starts open
+ */
+
+/**
+ * One patch operation: [code, node id, value] (docs/turn-view.md, 'Patches').
+ * @typedef {[string, number, any]} TurnOp
+ */
+
+/**
+ * A message from the kernel: a patch (`ops`) or the whole tree (`snap`), numbered.
+ * @typedef {object} TurnMessage
+ * @property {number} seq
+ * @property {TurnOp[]} [ops]
+ * @property {TurnOp[]} [snap]
+ */
+
+/**
+ * Sanitized HTML as plain values (nbacp/render/html_tree.py): strings are text,
+ * `[tag, attributes, ...children]` elements.
+ * @typedef {unknown[]} HtmlTree
+ */

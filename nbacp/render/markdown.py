@@ -1,6 +1,7 @@
 """Agent markdown to HTML that cannot carry markup of the agent's choosing.
 
-This is the only place in nbacp whose output may be shown through an ``ipywidgets.HTML``.
+This is the only place in nbacp whose output may be shown as HTML (a turn view's html nodes, as
+a tree the page builds without parsing markup: ``nbacp.render.html_tree``).
 Why that is safe:
 
 - markdown-it-py runs the CommonMark preset with ``html=False``: raw HTML blocks and inline

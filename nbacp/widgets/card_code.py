@@ -72,6 +72,22 @@ CARD_STUB = """export default {
 """
 
 
+# Every turn view's own module: renders the turn's model with the shared code's ``renderTurn``
+# (js/src/turn_view.js), handing it the ``host`` through which it draws the turn's cards.
+TURN_STUB = """export default {
+  async render({ model, el, host }) {
+    const ref = model.get("code");
+    if (!ref || !host) {
+      el.textContent = "This turn needs nbacp's code: run the cell again.";
+      return;
+    }
+    const code = await host.getWidget(ref);
+    return code.exports.renderTurn({ model, el, host });
+  },
+};
+"""
+
+
 def _host_lookup() -> bool:
     """Whether this anywidget hands ``render`` a ``host`` with ``getWidget`` (0.11 and later).
 
@@ -108,3 +124,8 @@ def card_module() -> str:
     ``ANYWIDGET_HMR=1`` the live reloading happens in the shared ``CardCode`` the stub renders
     through (anywidget >= 0.11)."""
     return CARD_STUB if HOST_LOOKUP else _read(ESM_FILE)
+
+
+def turn_module() -> str:
+    """What a turn view carries as its ``_esm``: the stub, or the whole bundle (as ``card_module``)."""
+    return TURN_STUB if HOST_LOOKUP else _read(ESM_FILE)

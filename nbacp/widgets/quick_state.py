@@ -61,7 +61,3 @@ class QuickState(widgets.Widget):  # type: ignore[misc]  # ipywidgets is untyped
                 return dict(super().get_state(key, drop_defaults))
             state[name] = to_json(getattr(self, name), self)
         return state
-
-
-class Line(QuickState, widgets.Label):  # type: ignore[misc]  # ipywidgets is untyped
-    """A ``Label`` (the same model on the page) for the transcript's lines, one per answered card."""

@@ -14,7 +14,6 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-import anywidget
 import ipywidgets as widgets
 
 from nbacp.render.safe_text import NO_TYPESET_CLASSES, comm_safe, safe_text
@@ -22,61 +21,12 @@ from nbacp.widgets import shared
 
 __all__ = [
     "NO_TYPESET_CLASSES",
-    "card_style",
     "no_typeset",
     "safe_text",
     "text_block",
     "text_label",
     "visible_controls",
 ]
-
-
-# The turn's view: ipywidgets' Label is `white-space: nowrap; text-overflow: ellipsis` and its HTML
-# keeps a <pre>'s lines unbroken, so a 3,000-character word would be cut off or widen the output.
-# The cards style themselves (js/src/card.css, carried by ``nbacp.widgets.card_code``).
-TRANSCRIPT_CSS = """
-.nbacp-transcript .widget-html-content,
-.nbacp-ended .widget-html-content,
-.nbacp-transcript .widget-label {
-  overflow-wrap: anywhere;
-  white-space: normal;
-  height: auto;
-  text-overflow: clip;
-}
-.nbacp-transcript .widget-html-content pre,
-.nbacp-ended .widget-html-content pre {
-  white-space: pre-wrap;
-  overflow-wrap: anywhere;
-}
-.nbacp-transcript .nbacp-subagent {
-  margin-left: 1.5em;
-  border-left: 2px solid var(--jp-border-color2, #ccc);
-}
-.nbacp-transcript .nbacp-subagent-running { border-left-color: var(--jp-brand-color1, #1976d2); }
-.nbacp-transcript .nbacp-subagent-requires_action { border-left-color: var(--jp-warn-color0, #9a5b00); }
-.nbacp-transcript .nbacp-compaction {
-  border-left: 2px dashed var(--jp-border-color2, #ccc);
-  padding-left: 0.5em;
-}
-.nbacp-transcript .nbacp-notice-info { color: var(--jp-info-color0, #0b6bcb); }
-.nbacp-transcript .nbacp-notice-warning { color: var(--jp-warn-color0, #9a5b00); }
-.nbacp-transcript .nbacp-notice-error { color: var(--jp-error-color0, #b00020); }
-"""
-
-
-class CardStyle(anywidget.AnyWidget):
-    """Carries ``TRANSCRIPT_CSS`` into the page (anywidget's ``_css``); renders nothing itself."""
-
-    _esm = "export default { render() {} };"
-    _css = TRANSCRIPT_CSS
-
-
-def card_style() -> CardStyle:
-    """An invisible widget a transcript puts first so its long words wrap.
-
-    One per kernel, shared by every transcript (a model is a model per view, not per transcript).
-    """
-    return shared.shared_model("card-style", lambda: CardStyle(layout=widgets.Layout(display="none")))
 
 
 def no_typeset(widget: widgets.DOMWidget) -> widgets.DOMWidget:

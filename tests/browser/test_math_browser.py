@@ -43,7 +43,7 @@ def test_agent_text_is_not_typeset_and_long_words_wrap(lab: JupyterServer, page:
     assert out.locator("mjx-container").count() == 1, "only the control may be typeset"
     # the 3,000-character word wraps inside the live view instead of overflowing it
     overflow = live.evaluate("""(el) => {
-        const html = Array.from(el.querySelectorAll('.widget-html-content'))
+        const html = Array.from(el.querySelectorAll('.nbacp-tv-html'))
             .find((n) => (n.textContent || '').includes('wwwwwwwwww'));
         return html ? [html.scrollWidth, el.clientWidth, html.getBoundingClientRect().height] : null;
     }""")

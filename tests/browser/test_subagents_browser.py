@@ -1,4 +1,5 @@
-"""A turn with two subagents in a real JupyterLab, light and dark: each child one block under the
+"""A long turn with two subagents in a real JupyterLab, light and dark (a thought, a plan, messages
+with code and a very long word, tool calls, a notice): each child one block under the
 tool call that started it, with its own text and tool call, and its permission card inside it
 ("Explore asks"); answered, the record nests each child. The agent is the raw stdio peer of the
 client tests (``tests/support/subagent_agent.py``), run by the notebook's kernel.
@@ -70,7 +71,18 @@ PERMISSION = {
     ],
 }
 TURN = [
+    text(None, "Let me think about the order.", "agent_thought_chunk"),
     text(None, "I'll look at the data and the code **in parallel**."),
+    step(
+        None,
+        {
+            "sessionUpdate": "plan",
+            "entries": [
+                {"content": "Explore the data", "priority": "high", "status": "in_progress"},
+                {"content": "Review the code", "priority": "medium", "status": "pending"},
+            ],
+        },
+    ),
     call(None, "task-explore", "Explore the data", "think"),
     call(None, "task-review", "Review the code", "think"),
     *child("c-explore", "Explore", "Find the CSV files and summarise their columns", "task-explore"),
@@ -94,6 +106,7 @@ TURN = [
         None,
         {"sessionUpdate": "notice", "severity": "warning", "title": "Rate limited", "description": "retrying in 5 s"},
     ),
+    text(None, "\n\nA first fix:\n\n```python\nplt.xlabel('day')\n```\n\nand a word that is long: " + "x" * 300),
     ["request", "session/request_permission", PERMISSION],
     step(
         None,
@@ -101,6 +114,19 @@ TURN = [
             "sessionUpdate": "subagent_update",
             "sessionId": "c-explore",
             "state": {"state": "idle", "stopReason": "end_turn"},
+        },
+    ),
+    step(
+        None,
+        {
+            "sessionUpdate": "tool_call",
+            "toolCallId": "edit-1",
+            "title": "Edit analysis.py",
+            "kind": "edit",
+            "status": "completed",
+            "content": [
+                {"type": "diff", "path": "analysis.py", "oldText": "plot(x)\n", "newText": "plot(x, label='x')\n"}
+            ],
         },
     ),
     text(None, "Both are done."),

@@ -30,6 +30,7 @@ import nbacp.errors as nbacp_errors
 from nbacp.answers import Script
 from nbacp.errors import AgentError, AuthenticationError, ConnectionLostError, NotSupportedByAgentError
 from nbacp.widgets.auth_card import AuthCard
+from nbacp.widgets.transcript import nodes
 
 AGENT = SUPPORT / "feature_agents.py"
 HANG_GUARD = 60  # seconds: only so that a regression fails instead of hanging the run
@@ -40,7 +41,7 @@ def command(*args: str) -> list[str]:
 
 
 def texts(root: widgets.Widget) -> list[str]:
-    return [str(w.value) for w in walk(root) if isinstance(w, widgets.Label | widgets.Textarea)]
+    return [str(w.value) for w in walk(root) if isinstance(w, nodes.Text | widgets.Textarea)]
 
 
 # ------------------------------------------------------------------ 1. environment
@@ -274,7 +275,7 @@ async def test_failed_turn_shows_the_agents_stderr_collapsed() -> None:
         with pytest.raises(AgentError, match="the model call failed"):
             await session.prompt("fail")
         assert session.turn is not None
-        panels = [w for w in walk(session.turn.transcript) if isinstance(w, widgets.Accordion)]
+        panels = [w for w in walk(session.turn.transcript) if isinstance(w, nodes.Fold)]
         panel = next(p for p in panels if "nbacp-stderr-panel" in p._dom_classes)
         assert panel.selected_index is None  # collapsed
         assert "FATAL: the model API key is not set" in panel.children[0].value
@@ -290,7 +291,7 @@ async def test_agent_exit_shows_stderr_and_exit_code() -> None:
         titles = [
             p.titles[0]
             for p in walk(session.turn.transcript)
-            if isinstance(p, widgets.Accordion) and "nbacp-stderr-panel" in p._dom_classes
+            if isinstance(p, nodes.Fold) and "nbacp-stderr-panel" in p._dom_classes
         ]
         assert titles and "exited with code 7" in titles[0]
         assert "FATAL: crashing on purpose" in conn.stderr

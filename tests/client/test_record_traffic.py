@@ -16,8 +16,10 @@ from typing import Any
 
 import ipywidgets as widgets
 import pytest
+from support.comm_support import kids_of
 
 import nbacp
+from nbacp.widgets.transcript import nodes
 
 SUPPORT = Path(__file__).resolve().parents[1] / "support"
 RUNS = sorted(p.stem for p in (SUPPORT / "agent_traffic").glob("*.jsonl"))
@@ -28,11 +30,11 @@ def strings(root: Any) -> list[str]:
     stack = [root]
     while stack:
         item = stack.pop()
-        if isinstance(item, widgets.Widget):
+        if isinstance(item, widgets.Widget | nodes.Node):
             value = getattr(item, "value", None)
-            if isinstance(value, str) and isinstance(item, widgets.Label):
+            if isinstance(value, str) and isinstance(item, nodes.Text):
                 out.append(value)
-            stack.extend(getattr(item, "children", ()))
+            stack.extend(kids_of(item))
     return out
 
 
@@ -114,7 +116,7 @@ async def test_codex_command_output_streams_into_the_live_view(tmp_path: Path) -
         turn = session.start("go")
         await turn
         shown = "\n".join(strings(turn.transcript)) + "".join(
-            getattr(w, "value", "") for w in _walk(turn.transcript) if isinstance(w, widgets.HTML)
+            getattr(w, "value", "") for w in _walk(turn.transcript) if isinstance(w, nodes.Html)
         )
     assert "exit 3" in shown and "err-line" in shown and "tick 5" in shown
 
@@ -124,5 +126,5 @@ def _walk(root: Any) -> list[Any]:
     while stack:
         item = stack.pop()
         out.append(item)
-        stack.extend(getattr(item, "children", ()))
+        stack.extend(kids_of(item))
     return out

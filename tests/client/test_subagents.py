@@ -11,11 +11,12 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-import ipywidgets as widgets
+from support.comm_support import kids_of
 from support.subagent_agent import command, report
 
 import nbacp
 from nbacp.widgets.card import Card
+from nbacp.widgets.transcript import nodes
 from nbacp.widgets.transcript import subagents as child_blocks
 
 
@@ -62,20 +63,20 @@ def labels(root: Any) -> list[str]:
     stack = [root]
     while stack:
         item = stack.pop()
-        if isinstance(item, widgets.Label):
+        if isinstance(item, nodes.Text):
             out.append(item.value)
         elif isinstance(item, Card) and item.summary:  # an answered card draws its own line
             out.append(item.summary)
-        stack.extend(reversed(getattr(item, "children", ())))
+        stack.extend(reversed(kids_of(item)))
     return out
 
 
-def child_views(transcript: Any) -> list[widgets.Accordion]:
-    return [w for w in transcript.shown if isinstance(w, widgets.Accordion) and "nbacp-subagent" in w._dom_classes]
+def child_views(transcript: Any) -> list[nodes.Fold]:
+    return [w for w in transcript.shown if isinstance(w, nodes.Fold) and "nbacp-subagent" in w._dom_classes]
 
 
 def tool_header(widget: Any) -> str:
-    if isinstance(widget, widgets.VBox) and "nbacp-tool-call" in widget._dom_classes:
+    if isinstance(widget, nodes.Box) and "nbacp-tool-call" in widget._dom_classes:
         return str(widget.children[0].value)
     return ""
 

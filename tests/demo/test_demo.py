@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from acp import schema
+from support.comm_support import kids_of
 
 import nbacp
 from nbacp.answers import Script
@@ -249,7 +250,7 @@ async def test_cancelling_the_turn_while_a_question_waits() -> None:
 def tool_headers(widget: Any) -> list[str]:
     """The tool-call lines a turn's live view shows."""
     found = ["nbacp-tool-header" in getattr(widget, "_dom_classes", ()) and widget.value or ""]
-    for child in getattr(widget, "children", ()):
+    for child in kids_of(widget):
         found += tool_headers(child)
     return [line for line in found if line]
 

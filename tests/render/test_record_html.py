@@ -5,6 +5,7 @@ from __future__ import annotations
 from html.parser import HTMLParser
 
 from acp import schema
+from support.comm_support import walk
 
 from nbacp.client.sessions.header import SessionHeader
 from nbacp.client.turns.turn import TurnRecord as Record
@@ -107,6 +108,6 @@ def test_session_facts_go_to_the_header_not_the_turn() -> None:
     assert header.facts == {"Session": "<b>Work</b>", "Mode": "plan", "Commands": "/tools (send /name as a prompt)"}
     assert repr(header) == "[session] Session: <b>Work</b> · Mode: plan · Commands: /tools (send /name as a prompt)"
     assert "&lt;b&gt;Work&lt;/b&gt;" in header_html(header.facts)
-    shown = [getattr(w, "value", "") for w in t.children]
+    shown = [getattr(w, "value", "") for w in walk(t)]
     assert not any("Commands" in v or "Mode" in v or "Session" in v for v in shown)
     assert len(t.updates) == 3  # still in the turn's updates

@@ -14,6 +14,7 @@ Tests ask for the ``comms`` fixture (tests/conftest.py), which installs it::
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,21 +109,45 @@ HTML_MODELS = ("HTMLModel", "HTMLMathModel")
 TEXT_TRAITS = ("value", "description", "tooltip", "placeholder", "label", "url")
 
 
-def walk(root: widgets.Widget) -> list[widgets.Widget]:
-    """``root`` and every widget inside it (box children, accordion/tab pages)."""
-    found: list[widgets.Widget] = []
+def _transcript() -> Any:
+    """nbacp's turn view and nodes, imported when first used: importing this module (every
+    test's conftest does) must not need the built front-end code (tests/test_first_run.py)."""
+    from nbacp.widgets.transcript import Transcript, nodes
+
+    return Transcript, nodes
+
+
+def kids_of(item: Any) -> tuple[Any, ...]:
+    """What is shown inside ``item``: a turn view's tree (its root node), a box's or node's children."""
+    transcript, _ = _transcript()
+    if isinstance(item, transcript):
+        return (item.root,)
+    return tuple(getattr(item, "children", ()))
+
+
+def walk(root: Any) -> list[Any]:
+    """``root`` and every widget or node inside it (box children, accordion/tab pages; a turn
+    view's tree of nodes, whose boxes also list the cards shown in them)."""
+    found: list[Any] = []
     stack = [root]
     while stack:
         widget = stack.pop()
         found.append(widget)
-        stack.extend(reversed(list(getattr(widget, "children", ()))))
+        stack.extend(reversed(kids_of(widget)))
     return found
 
 
-def texts(root: widgets.Widget) -> list[str]:
-    """Every string a view would show as text, in tree order."""
+def texts(root: Any) -> list[str]:
+    """Every string a view would show as text, in tree order (a turn view's text nodes and fold titles)."""
     out: list[str] = []
+    _, nodes = _transcript()
     for widget in walk(root):
+        if isinstance(widget, nodes.Text) and widget.value:
+            out.append(widget.value)
+        elif isinstance(widget, nodes.Fold) and widget.titles[0]:
+            out.append(widget.titles[0])
+        if not isinstance(widget, widgets.Widget):
+            continue
         for name in TEXT_TRAITS:
             value = getattr(widget, name, None) if widget.has_trait(name) else None
             if isinstance(value, str) and value:
@@ -136,15 +161,40 @@ def assert_shown_as_text(root: widgets.Widget, payload: str, comms: RecordingCom
     With ``comms`` it also checks the model states actually sent to the front end.
     """
     assert any(payload in text for text in texts(root)), f"{payload!r} is not shown at all"
+    _, nodes = _transcript()
     for widget in walk(root):
-        if isinstance(widget, widgets.HTML | widgets.HTMLMath):
-            assert payload not in widget.value, f"{payload!r} inside an HTML widget"
+        if isinstance(widget, widgets.HTML | widgets.HTMLMath | nodes.Html):
+            assert payload not in widget.value, f"{payload!r} inside an HTML widget or node"
         if getattr(widget, "description_allow_html", False):
             assert payload not in widget.description, f"{payload!r} in a description rendered as HTML"
         if isinstance(widget, widgets.Label) and payload in widget.value:
             assert "mathjax_ignore" in widget._dom_classes, "a Label with agent text would be typeset"
+        # a turn view's text nodes are never typeset: js/src/turn_view.js marks the view's element
     if comms is not None:
         for sent in comms.sent:
             state = sent.data.get("state", {})
             if sent.msg_type == "comm_open" and state.get("_model_name") in HTML_MODELS:
                 assert payload not in str(state.get("value", "")), f"{payload!r} sent in an HTML model"
+            for op in turn_ops(sent):  # a turn view's html nodes, as sent (trees: nbacp.render.html_tree)
+                tree = op[2].get("v") if op[0] == "n" and op[2].get("t") == "html" else None
+                assert payload not in json.dumps(tree, ensure_ascii=False), f"{payload!r} sent in an html node"
+
+
+def turn_ops(sent: Sent) -> list[list[Any]]:
+    """The node operations a message to a turn view carries (a patch or a snapshot; docs/turn-view.md)."""
+    content = sent.data.get("content") if sent.data.get("method") == "custom" else None
+    if not isinstance(content, dict):
+        return []
+    return list(content.get("ops") or content.get("snap") or [])
+
+
+def kids_sent(sent: list[Sent]) -> list[int]:
+    """The length of every children list sent: a box widget's ``children`` update, or a turn
+    view's ``k`` operation (a box's new children, docs/turn-view.md)."""
+    out: list[int] = []
+    for message in sent:
+        state = message.data.get("state", {})
+        if message.msg_type == "comm_msg" and "children" in state:
+            out.append(len(state["children"]))
+        out.extend(len(op[2]) for op in turn_ops(message) if op[0] == "k")
+    return out

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 from acp.schema import PermissionOption, ToolCallUpdate
-from support.comm_support import RecordingComms
+from support.comm_support import RecordingComms, kids_sent
 
 from nbacp.widgets import card_code, shared
 from nbacp.widgets.auth_card import AuthCard
@@ -49,7 +49,7 @@ def _updates(comms: RecordingComms, widget: object) -> list[dict[str, object]]:
 
 
 def _children_updates(comms: RecordingComms) -> int:
-    return sum(1 for m in comms.sent if m.msg_type == "comm_msg" and "children" in m.data.get("state", {}))
+    return len(kids_sent(comms.sent))
 
 
 async def test_an_answered_card_in_a_transcript_draws_its_own_line_in_one_update(comms: RecordingComms) -> None:

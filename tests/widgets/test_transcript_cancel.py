@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import ipywidgets as widgets
 from acp import schema
 from pydantic import TypeAdapter
 from support.comm_support import walk
 
-from nbacp.widgets.transcript import Transcript
+from nbacp.widgets.transcript import Transcript, nodes
 
 UPDATE = TypeAdapter(schema.ToolCallStart | schema.ToolCallProgress)
 
@@ -21,7 +20,7 @@ def tool(kind: str, call: str, **fields: Any) -> Any:
 
 
 def headers(view: Transcript) -> list[str]:
-    return [w.value for w in walk(view) if isinstance(w, widgets.Label) and "nbacp-tool-header" in w._dom_classes]
+    return [w.value for w in walk(view) if isinstance(w, nodes.Text) and "nbacp-tool-header" in w._dom_classes]
 
 
 def test_unfinished_calls_show_cancelled_and_stay_so() -> None:

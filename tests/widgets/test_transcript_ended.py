@@ -4,47 +4,53 @@ and nothing rendered afterwards brings the blocks back."""
 
 from __future__ import annotations
 
-import ipywidgets as widgets
+from typing import Any
+
 from acp import schema
-from support.comm_support import walk
+from support.comm_support import RecordingComms, walk
 
 from nbacp.client.sessions.controls import SessionControls
-from nbacp.widgets import shared
-from nbacp.widgets.transcript import Transcript
+from nbacp.render.html_tree import html_tree
+from nbacp.widgets import FormCard
+from nbacp.widgets.transcript import Transcript, nodes
 
 CHUNK = schema.AgentMessageChunk(
     session_update="agent_message_chunk", content=schema.TextContentBlock(type="text", text="hi $x$")
 )
 
 
-def ended(prompt: str = "p") -> tuple[Transcript, list[widgets.Widget]]:
+def ended(prompt: str = "p", card: Any = None) -> tuple[Transcript, list[Any]]:
     view = Transcript(prompt=prompt)
     view.add(CHUNK)
+    if card is not None:
+        view.add_card(card)
     view.finish("end_turn")
-    blocks = [w for w in walk(view) if w is not view and not shared.is_shared(w)]
+    blocks = [w for w in walk(view) if w is not view and w is not view.root]
     view.show_record(view.record_html())
     return view, blocks
 
 
-def test_the_model_shows_the_record_and_closes_the_blocks() -> None:
-    view, blocks = ended()
-    style, record = view.children
-    assert shared.is_shared(style)  # the stylesheet that wraps long words, shared by every transcript
-    assert isinstance(record, widgets.HTML) and record.value == view.record_html()
-    assert "nbacp-record" in record.value and "Stop reason: end_turn" in record.value
-    assert "tex2jax_ignore" in record._dom_classes  # never typeset (docs/security.md)
+def test_the_model_shows_the_record_and_closes_the_blocks(comms: RecordingComms) -> None:
+    card = FormCard("Name it", {"type": "object", "properties": {"x": {"type": "string"}}})
+    view, blocks = ended(card=card)
+    assert view.record == html_tree(view.record_html())  # the model's own state: every view shows it
+    assert "nbacp-record" in view.record_html() and "Stop reason: end_turn" in view.record_html()
     assert "nbacp-transcript" not in view._dom_classes and "nbacp-ended" in view._dom_classes
-    assert blocks and all(w.comm is None for w in blocks)  # the live blocks are closed
-    assert view.comm is not None and record.comm is not None  # what pages re-read stays
+    assert card in blocks and card.comm is None  # the turn's cards are closed with the live view
+    assert not any(b.attached for b in blocks if isinstance(b, nodes.Node))  # the nodes left the page
+    assert view.comm is not None  # what pages re-read stays: one model
+    before = len(comms.sent_to(view))
+    comms.custom(view, {"type": "sync"})  # a late view asks for the tree: there is none, the record is shown
+    assert len(comms.sent_to(view)) == before
 
 
-def test_nothing_renders_over_the_record() -> None:
+def test_nothing_renders_over_the_record(comms: RecordingComms) -> None:
     view, _ = ended()
-    shown = view.children
+    before = len(comms.sent_to(view))
     view.add(CHUNK)  # a late update (the log goes on): no frame brings the pages back
     view.note_line("late", "late line")
     view.flush()
-    assert view.children == shown
+    assert len(comms.sent_to(view)) == before
 
 
 class Owner(SessionControls):
@@ -58,7 +64,7 @@ def test_ended_views_close_when_the_session_is_settled() -> None:
     owner.keep_ended(first)
     assert first.comm is not None
     owner.settle_toolbar()
-    assert first.comm is None and first.children[1].comm is None
+    assert first.comm is None
     late, _ = ended()  # a turn that ends after the session was settled: closed at once
     owner.keep_ended(late)
     assert late.comm is None

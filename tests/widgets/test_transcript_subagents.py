@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import ipywidgets as widgets
 from acp import schema
 
 from nbacp.widgets import PermissionCard
-from nbacp.widgets.transcript import Transcript
+from nbacp.widgets.transcript import Transcript, nodes
 from nbacp.widgets.transcript.frames import PAGE
 
 
@@ -34,9 +33,9 @@ def blocks(t: Transcript) -> list[str]:
     """The transcript's blocks in order, as "tool:<title>" / "child:<heading>" / "other"."""
     out = []
     for w in t.shown:
-        if isinstance(w, widgets.Accordion):
+        if isinstance(w, nodes.Fold):
             out.append(f"child:{w.titles[0]}")
-        elif isinstance(w, widgets.VBox) and "nbacp-tool-call" in w._dom_classes:
+        elif isinstance(w, nodes.Box) and "nbacp-tool-call" in w._dom_classes:
             out.append(f"tool:{w.children[0].value.split(' ', 1)[1].split(' · ')[0]}")
     return out
 
@@ -52,7 +51,7 @@ def test_a_child_shown_before_its_tool_call_moves_under_it_when_the_call_comes()
     assert blocks(t) == ["tool:ls", "tool:grep", "tool:Task", "child:Subagent: Subagent · running"]
     t.add(announce("c1", "Explore"))
     assert blocks(t)[-1] == "child:Subagent: Explore · running"
-    (view,) = [w for w in t.shown if isinstance(w, widgets.Accordion)]
+    (view,) = [w for w in t.shown if isinstance(w, nodes.Fold)]
     assert "nbacp-subagent-running" in view._dom_classes
     t.add({"sessionUpdate": "subagent_update", "sessionId": "c1", "state": {"state": "requires_action"}})
     assert "nbacp-subagent-requires_action" in view._dom_classes and "nbacp-subagent-running" not in view._dom_classes
@@ -74,7 +73,7 @@ def test_a_childs_card_goes_in_its_block_and_an_unknown_childs_after_everything(
     option = schema.PermissionOption(option_id="a", name="Allow", kind="allow_once")
     inside = PermissionCard(tool_call, [option], agent="Explore")
     t.add_child_card("c1", inside)
-    (view,) = [w for w in t.shown if isinstance(w, widgets.Accordion)]
+    (view,) = [w for w in t.shown if isinstance(w, nodes.Fold)]
     body = view.children[0].children[1]  # the description, then the child's own pages
 
     def holds(card: Any) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from acp import schema
+from support.comm_support import walk
 
 from nbacp.widgets.transcript import Transcript
 from nbacp.widgets.transcript.terminals import SHOWN_CHARS
@@ -41,7 +42,7 @@ def test_codex_deltas_stream_into_the_tool_call_and_the_exit_ends_it() -> None:
     view.add(progress("call_1", {"terminal_exit": {"terminal_id": "call_1", "exit_code": 3, "signal": None}}, "failed"))
     assert view.terminal_shown("call_1") == "tick 1\ntick 2\n[exit code 3]"
     view.flush()
-    texts = [getattr(w, "value", "") for w in _walk(view)]
+    texts = [getattr(w, "value", "") for w in walk(view)]
     assert any("tick 2" in t for t in texts)
 
 
@@ -84,16 +85,9 @@ def test_a_client_write_is_a_diff_block() -> None:
     view = Transcript("write")
     view.file_written("/p/a.txt", "one\ntwo\n", "one\n2\n", "+1 -1")
     view.flush()
-    texts = [getattr(w, "value", "") for w in _walk(view)]
+    texts = [getattr(w, "value", "") for w in walk(view)]
     assert "wrote /p/a.txt (+1 -1)" in texts
     assert any("-two" in t and "+2" in t for t in texts)
-
-
-def _walk(widget: Any) -> list[Any]:
-    out = [widget]
-    for child in getattr(widget, "children", ()):
-        out.extend(_walk(child))
-    return out
 
 
 def test_streamed_output_updates_one_widget_in_place() -> None:
@@ -102,9 +96,9 @@ def test_streamed_output_updates_one_widget_in_place() -> None:
     view.add(start("c"))
     view.add(progress("c", {"terminal_output_delta": {"terminal_id": "c", "data": "first\n"}}))
     view.flush()
-    before = {id(w) for w in _walk(view)}
-    [shown] = [w for w in _walk(view) if "first" in getattr(w, "value", "")]
+    before = {id(w) for w in walk(view)}
+    [shown] = [w for w in walk(view) if "first" in getattr(w, "value", "")]
     view.add(progress("c", {"terminal_output_delta": {"terminal_id": "c", "data": "second\n"}}))
     view.flush()
-    assert {id(w) for w in _walk(view)} == before
+    assert {id(w) for w in walk(view)} == before
     assert "second" in shown.value

@@ -16,7 +16,7 @@ from support.comm_support import walk
 
 from nbacp.client.wire.sdk_compat import with_tool_name  # the client's step before the transcript
 from nbacp.form.card_answer import CardAnswer
-from nbacp.widgets.transcript import Transcript
+from nbacp.widgets.transcript import Transcript, nodes
 
 UPDATE = TypeAdapter(
     schema.UserMessageChunk
@@ -50,11 +50,11 @@ def text_chunk(kind: str, text: str, message_id: str | None = None) -> Any:
 
 def labels(root: widgets.Widget) -> list[str]:
     """Every label's text but the You / Agent role labels."""
-    return [w.value for w in walk(root) if isinstance(w, widgets.Label) and w.value and w.value not in ("You", "Agent")]
+    return [w.value for w in walk(root) if isinstance(w, nodes.Text) and w.value and w.value not in ("You", "Agent")]
 
 
 def html(root: widgets.Widget) -> str:
-    return "".join(w.value for w in walk(root) if isinstance(w, widgets.HTML))
+    return "".join(w.value for w in walk(root) if isinstance(w, nodes.Html))
 
 
 def test_agent_message_chunks_render_as_markdown_and_make_text() -> None:
@@ -75,7 +75,7 @@ def test_user_chunks_and_thoughts_are_not_agent_text() -> None:
     t.add(text_chunk("agent_message_chunk", "answer"))
     t.finish("end_turn")
     assert t.text == "answer"
-    accordions = [w for w in walk(t) if isinstance(w, widgets.Accordion)]
+    accordions = [w for w in walk(t) if isinstance(w, nodes.Fold)]
     assert len(accordions) == 1
     thought = accordions[0]
     assert thought.selected_index is None  # collapsed by default
@@ -92,7 +92,7 @@ def test_message_ids_and_interleaving_split_messages() -> None:
     t.add(wire({"sessionUpdate": "tool_call", "toolCallId": "c1", "title": "Look"}))
     t.add(text_chunk("agent_message_chunk", "three", "m2"))
     t.finish("end_turn")
-    messages = [w for w in walk(t) if isinstance(w, widgets.VBox) and "nbacp-agent" in w._dom_classes]
+    messages = [w for w in walk(t) if isinstance(w, nodes.Box) and "nbacp-agent" in w._dom_classes]
     assert [html(m) for m in messages] == ["<p>one more</p>\n", "<p>two</p>\n", "<p>three</p>\n"]
     assert t.text == "one more\n\ntwo\n\nthree"  # separate messages stay separate paragraphs
 
@@ -323,9 +323,9 @@ def test_plan_entry_status_changes_keep_the_same_widgets() -> None:
         {"content": "B", "priority": "low", "status": "pending"},
     ]
     t.add(wire({"sessionUpdate": "plan", "entries": entries}))
-    before = [w for w in walk(t) if isinstance(w, widgets.Label)]
+    before = [w for w in walk(t) if isinstance(w, nodes.Text)]
     t.add(wire({"sessionUpdate": "plan", "entries": [{**entries[0], "status": "in_progress"}, entries[1]]}))
-    after = [w for w in walk(t) if isinstance(w, widgets.Label)]
+    after = [w for w in walk(t) if isinstance(w, nodes.Text)]
     assert before == after and [w.value for w in after] == ["You", "Plan", "◐ A (high)", "○ B (low)"]
 
 

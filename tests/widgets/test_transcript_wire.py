@@ -7,12 +7,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import ipywidgets as widgets
 from acp.schema import PromptResponse, TextContentBlock
 from support.agents import NO_ELICITATION, RawAgent, ReplyingClient, in_memory_pair
 from support.comm_support import walk
 
-from nbacp.widgets.transcript import Transcript
+from nbacp.widgets.transcript import Transcript, nodes
 
 KINDS: list[dict[str, Any]] = [
     {"sessionUpdate": "user_message_chunk", "content": {"type": "text", "text": "echo"}},
@@ -71,9 +70,9 @@ async def test_a_real_agent_turn_fills_the_transcript() -> None:
     kinds = [u.session_update for u in t.updates[: len(KINDS)]]
     assert kinds == [k["sessionUpdate"] for k in KINDS]
     assert t.text == "".join(f"w{i} " for i in range(10_000))
-    shown = [w.value for w in walk(t) if isinstance(w, widgets.Label)]
+    shown = [w.value for w in walk(t) if isinstance(w, nodes.Text)]
     assert "✓ Read · read · completed" in shown and "Mode: code" in shown and "Session: T" in shown
     assert not any(s.startswith("Unsupported") for s in shown)
     assert "Turn ended: end_turn" in shown
-    message = next(w for w in walk(t) if isinstance(w, widgets.VBox) and "nbacp-agent" in w._dom_classes)
+    message = next(w for w in walk(t) if isinstance(w, nodes.Box) and "nbacp-agent" in w._dom_classes)
     assert re.findall(r"w\d+", message.children[0].value) == [f"w{i}" for i in range(10_000)]

@@ -1,4 +1,4 @@
-"""The transcript view of a turn: live widgets plus a static record (docs/notebooks.md)."""
+"""The transcript view of a turn: one anywidget model, live, then its record (docs/turn-view.md)."""
 
 from nbacp.widgets.transcript.frames import FRAME
 from nbacp.widgets.transcript.view import Transcript

@@ -3,51 +3,37 @@
 Each block keeps model state that ``add`` updates cheaply and builds or updates its widgets
 only in ``render``, which the transcript calls once per frame.
 
-Agent strings reach the page only as Label values (text, never markup) or as ``HTML`` values
-produced by ``nbacp.render.markdown`` (the sanitizing render; see that module for why).
+Agent strings reach the page only as text nodes (``nodes.Text``: text, never markup) or as
+``nodes.Html`` values produced by ``nbacp.render.markdown`` (the sanitizing render; see that
+module for why). Blocks are drawn from nodes of the turn's one model (``nodes``), not widgets.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import ipywidgets as widgets
 from acp import schema
 
 from nbacp.render.markdown import render_markdown
 from nbacp.render.stream import MarkdownStream
-from nbacp.widgets import shared
-from nbacp.widgets.quick_state import Line
-from nbacp.widgets.text import NO_TYPESET_CLASSES, safe_text
 from nbacp.widgets.transcript import describe
+from nbacp.widgets.transcript.nodes import Box, Fold, Html, Node, Text, forget, html_view, text_line
 
 
-def text_label(text: str, css: str) -> Line:
-    """Plain text (a text node, not typeset); classes given at creation cost no extra sync, and
-    the shared layout and style make a line ONE model, not three (nbacp.widgets.shared)."""
-    return Line(
-        value=safe_text(text),
-        _dom_classes=(*NO_TYPESET_CLASSES, css),
-        layout=shared.layout(),
-        style=shared.label_style(),
-    )
+def text_label(text: str, css: str) -> Text:
+    """Plain text (a text node on the page, not typeset)."""
+    return text_line(text, css)
 
 
-def html_view(sanitized: str) -> widgets.HTML:
-    """An HTML view for output of the sanitizing render only (math is not typeset either)."""
-    return widgets.HTML(value=sanitized, _dom_classes=NO_TYPESET_CLASSES)
-
-
-def close_all(items: tuple[widgets.Widget, ...] | list[widgets.Widget]) -> None:
-    """Close replaced widgets, the children of boxes among them and their own layout and style
-    models, so their models leave the page and ipywidgets' registry (shared models stay)."""
-    shared.close_tree(items)
+def close_all(items: tuple[Any, ...] | list[Any]) -> None:
+    """Replaced nodes leave the page (``nodes.forget``)."""
+    forget(items)
 
 
 class Block:
-    """Base: ``widget`` is None until the first frame renders the block."""
+    """Base: ``widget`` is None until the first frame renders the block: a node, or a card."""
 
-    widget: widgets.Widget | None = None
+    widget: Node | Any = None
 
     def render(self) -> None:
         raise NotImplementedError
@@ -57,7 +43,7 @@ class CardBlock(Block):
     """A widget placed as it is: an interactive card, which draws its own summary line once
     answered (one model, one state update: docs/cards.md, 'State keys'), or a fixed widget."""
 
-    def __init__(self, card: widgets.Widget) -> None:
+    def __init__(self, card: Any) -> None:
         self.widget = card
 
     def render(self) -> None:
@@ -80,9 +66,9 @@ class MessageBlock(Block):
         self.stream = MarkdownStream(seal_at=seal_at)
         self.closed = False
         self._final = False
-        self._body: widgets.VBox | None = None
-        self._groups: list[widgets.VBox] = []  # sealed pieces, GROUP to a box
-        self._tail: widgets.HTML | None = None
+        self._body: Box | None = None
+        self._groups: list[Box] = []  # sealed pieces, GROUP to a box
+        self._tail: Html | None = None
 
     def append(self, text: str) -> None:
         self.stream.append(text)
@@ -90,7 +76,7 @@ class MessageBlock(Block):
     def render(self) -> None:
         if self._body is None:
             self._tail = html_view("")
-            self._body = widgets.VBox(children=(self._tail,), _dom_classes=(f"nbacp-{self.role}",))
+            self._body = Box((self._tail,), (f"nbacp-{self.role}",))
             self.widget = self._frame(self._body)
         assert self._tail is not None
         if self._final:
@@ -109,7 +95,7 @@ class MessageBlock(Block):
         if self._tail.value != html:
             self._tail.value = html
 
-    def _seal(self, piece: widgets.HTML) -> None:
+    def _seal(self, piece: Html) -> None:
         """Add a sealed piece, re-sending one group's ids (at most GROUP), not every piece's.
 
         The body's own list (one id per GROUP pieces) is re-sent only when a group fills up, so
@@ -118,21 +104,19 @@ class MessageBlock(Block):
         assert self._body is not None and self._tail is not None
         group = self._groups[-1] if self._groups else None
         if group is None or len(group.children) >= GROUP:
-            group = widgets.VBox(children=(piece,), _dom_classes=("nbacp-sealed",))
+            group = Box((piece,), ("nbacp-sealed",))
             self._groups.append(group)
             self._body.children = (*self._groups, self._tail)
         else:
             group.children = (*group.children, piece)
 
-    def _frame(self, body: widgets.VBox) -> widgets.Widget:
+    def _frame(self, body: Box) -> Node:
         if self.role == "thought":
-            return widgets.Accordion(
-                children=(body,), titles=("Thinking",), selected_index=None, _dom_classes=("nbacp-thought",)
-            )
+            return Fold((body,), "Thinking", open=False, classes=("nbacp-thought",))
         if self.role == "user":
-            return widgets.VBox(children=(text_label("User", "nbacp-role"), body))
+            return Box((text_label("User", "nbacp-role"), body))
         if self.label:
-            return widgets.VBox(children=(text_label(self.label, "nbacp-role"), body))
+            return Box((text_label(self.label, "nbacp-role"), body))
         return body
 
 
@@ -146,7 +130,7 @@ class LineBlock(Block):
     def render(self) -> None:
         if self.widget is None:
             self.widget = text_label(self.text, self.css)
-        elif isinstance(self.widget, widgets.Label) and self.widget.value != self.text:
+        elif isinstance(self.widget, Text) and self.widget.value != self.text:
             self.widget.value = self.text
 
 
@@ -158,7 +142,7 @@ class PlanBlock(Block):
         self.entries: list[schema.PlanEntry] = []
         self.markdown: str | None = None
         self.uri: str | None = None
-        self._box: widgets.VBox | None = None
+        self._box: Box | None = None
         self._shown: tuple[Any, ...] | None = None
         self._shape: tuple[str, int] | None = None
 
@@ -167,7 +151,7 @@ class PlanBlock(Block):
 
     def render(self) -> None:
         if self._box is None:
-            self._box = widgets.VBox(_dom_classes=("nbacp-plan",))
+            self._box = Box(classes=("nbacp-plan",))
             self.widget = self._box
         key = (tuple((e.content, e.priority, e.status) for e in self.entries), self.markdown, self.uri)
         if key == self._shown:
@@ -183,7 +167,7 @@ class PlanBlock(Block):
                 if label.value != text:
                     label.value = text
             return
-        items: list[widgets.Widget] = [text_label(title, "nbacp-plan-title")]
+        items: list[Node] = [text_label(title, "nbacp-plan-title")]
         if self.markdown is not None:
             items.append(html_view(render_markdown(self.markdown)))
         elif self.uri is not None:

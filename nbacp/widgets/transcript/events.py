@@ -6,7 +6,7 @@ Neither SDK (0.12.1: schema 1.19; 1.0.0rc3: 1.23) types ``notice``, ``compaction
 ``compaction_summary_chunk``, ``subagent_update`` or ``session_message(_chunk)``: the guard hands
 them to the client as the raw, already cleaned JSON object (``nbacp.client.wire.guard``). A later
 SDK that types them hands a model, which ``raw_update`` dumps to the same shape, so one code path
-serves both. Every string is shown as plain text (Labels, ``render_code``), bounded
+serves both. Every string is shown as plain text (text nodes, ``render_code``), bounded
 (``nbacp.render.turn_events``).
 """
 
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import ipywidgets as widgets
 from pydantic import BaseModel
 
 from nbacp.render.markdown import render_code
@@ -26,8 +25,9 @@ from nbacp.render.turn_events import (
     TurnEvents,
     blocks_text,
 )
-from nbacp.widgets.transcript.blocks import Block, LineBlock, html_view, text_label
+from nbacp.widgets.transcript.blocks import Block, LineBlock, text_label
 from nbacp.widgets.transcript.frames import Frames
+from nbacp.widgets.transcript.nodes import Box, Html, Text, html_view
 
 NEW_KINDS = frozenset(
     {
@@ -65,15 +65,15 @@ class CompactionBlock(Block):
 
     def __init__(self, compaction: Compaction) -> None:
         self.compaction = compaction
-        self._line: widgets.Label | None = None
-        self._summary: widgets.HTML | None = None
+        self._line: Text | None = None
+        self._summary: Html | None = None
         self._shown = ""
 
     def render(self) -> None:
         if self._line is None:
             self._line = text_label("", "nbacp-compaction-status")
             self._summary = html_view("")
-            self.widget = widgets.VBox(children=(self._line, self._summary), _dom_classes=("nbacp-compaction",))
+            self.widget = Box((self._line, self._summary), ("nbacp-compaction",))
         assert self._summary is not None
         line = self.compaction.line()
         if self._line.value != line:

@@ -1,37 +1,36 @@
 """What a transcript shows, and when: its blocks in order, rendered in frames, laid out in pages.
 
-Changes only mark blocks; widgets change in frames, at most one per ``FRAME`` seconds per
-transcript, so a fast agent cannot flood the front end and a long message costs linear time
-overall (see ``nbacp.render.stream``). Without a running event loop each change renders at
-once, since nothing would run a later frame. The blocks are grouped in pages of ``PAGE``, so
-adding a block (a card) re-sends one page's ids, not every block's, and a frame lays out only
-the pages whose blocks changed (a turn of 1,000 cards used to validate every shown widget of
-every page twice per card: quadratic).
+Changes only mark blocks; their nodes change in frames (sent as one patch per frame, see
+``patches``), at most one per ``FRAME`` seconds per transcript, so a fast agent cannot flood the
+front end and a long message costs linear time overall (see ``nbacp.render.stream``). Without a
+running event loop each change renders at once, since nothing would run a later frame. The
+blocks are grouped in pages of ``PAGE``, so adding a block (a card) re-sends one page's ids, not
+every block's, and a frame lays out only the pages whose blocks changed (a turn of 1,000 cards
+used to validate every shown widget of every page twice per card: quadratic).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Any
 
-import ipywidgets as widgets
-
-from nbacp.widgets import shared
 from nbacp.widgets.transcript.blocks import Block
+from nbacp.widgets.transcript.nodes import Box, forget
 
 FRAME = 0.05
 """Seconds between two frames of one transcript."""
 PAGE = 32
 """Blocks per page: the transcript's children are pages of blocks, so adding a block (a card)
 re-sends one page's ids, not every block's (docs/notebooks.md, 'What a card costs'). A page
-shows the widgets of its blocks that have one."""
+shows the nodes (or cards) of its blocks that have one."""
 
 
 class Frames:
     """The ordered blocks of one container and the frames that render their changes into it."""
 
-    def __init__(self, host: widgets.Box, frame: float = FRAME, *, due: Callable[[], None] | None = None) -> None:
-        """``host``: the box whose children are the pages (the transcript itself). ``due``: what
+    def __init__(self, host: Box, frame: float = FRAME, *, due: Callable[[], None] | None = None) -> None:
+        """``host``: the box whose children are the pages (the transcript's root). ``due``: what
         runs a frame that is due (the host's own ``flush``, so every frame passes one entry
         point); without it, ``render``."""
         self.host = host
@@ -44,7 +43,7 @@ class Frames:
         self._stale: set[int] = set()  # pages to lay out again in the next frame
         self._handle: asyncio.TimerHandle | None = None
         self._last_frame: float | None = None
-        self._pages: list[widgets.VBox] = []
+        self._pages: list[Box] = []
         self._stopped = False
 
     def stop(self) -> None:
@@ -139,12 +138,11 @@ class Frames:
         if self._stopped or (not self._dirty and not self._stale):
             return
         dirty, self._dirty = list(self._dirty.values()), {}
-        with self.host.hold_sync():
-            for block in dirty:
-                block.render()
-            if self._stale:
-                stale, self._stale = sorted(self._stale), set()
-                self._lay_out(stale)
+        for block in dirty:
+            block.render()
+        if self._stale:
+            stale, self._stale = sorted(self._stale), set()
+            self._lay_out(stale)
         self.count += 1
         try:
             self._last_frame = asyncio.get_running_loop().time()
@@ -153,8 +151,8 @@ class Frames:
 
     # -- pages -----------------------------------------------------------------------
     @property
-    def shown(self) -> tuple[widgets.Widget, ...]:
-        """The blocks' widgets in order (the host's children are pages of them)."""
+    def shown(self) -> tuple[Any, ...]:
+        """The blocks' nodes (or cards) in order (the host's children are pages of them)."""
         return tuple(w for page in self._pages for w in page.children)
 
     def _lay_out(self, stale: list[int]) -> None:
@@ -164,7 +162,7 @@ class Frames:
         count = -(-len(self._blocks) // PAGE)
         before = len(self._pages)
         while len(self._pages) < count:
-            self._pages.append(widgets.VBox(layout=shared.layout(), _dom_classes=("nbacp-page",)))
+            self._pages.append(Box(classes=("nbacp-page",)))
         for k in stale:
             if k >= count:
                 break
@@ -172,8 +170,7 @@ class Frames:
             page = self._pages[k]
             if page.children != group:
                 page.children = group
-        for page in self._pages[count:]:
-            page.close()
+        forget(self._pages[count:])
         del self._pages[count:]
         if len(self._pages) != before or len(self.host.children) != len(self._pages):
             self.host.children = tuple(self._pages)

@@ -4,7 +4,7 @@ A child is announced by ``subagent_update`` on the parent session (its id in the
 sends ordinary updates under its own session id, which the client hands over with ``add_child``;
 an agent that does not speak the capability marks a child's updates on the parent session with
 ``_meta.claudeCode.parentToolUseId`` instead, and those are nested the same way (keyed by that
-tool call). Each block has its own ``Dispatch`` and ``Frames`` inside the block's widget, so a
+tool call). Each block has its own ``Dispatch`` and ``Frames`` inside the block's node, so a
 child's messages, thoughts, tool calls and cards look as the parent's do, never interleaved with
 them; its record (``ChildRecord``) is nested in the turn's. ``session_message`` /
 ``session_message_chunk`` between a parent and a child are one line each in the child's block
@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import ipywidgets as widgets
 from acp import schema
 
 from nbacp.render.turn_events import STATES, ChildRecord, TurnEvents, blocks_text, one_line
@@ -28,6 +27,7 @@ from nbacp.widgets.transcript.blocks import Block, CardBlock, LineBlock, text_la
 from nbacp.widgets.transcript.dispatch import Dispatch
 from nbacp.widgets.transcript.events import parent_tool_use, raw_update
 from nbacp.widgets.transcript.frames import Frames
+from nbacp.widgets.transcript.nodes import Box, Fold, Text
 from nbacp.widgets.transcript.record import TurnRecord
 from nbacp.widgets.transcript.terminals import Terminals
 
@@ -47,7 +47,7 @@ class ChildBlock(Block):
 
     def __init__(self, record: ChildRecord, seal_at: int, due: Callable[[ChildBlock], None]) -> None:
         self.record = record
-        self.host = widgets.VBox(_dom_classes=("nbacp-subagent-body",))
+        self.host = Box(classes=("nbacp-subagent-body",))
         self.frames = Frames(self.host, due=lambda: due(self))
         self.turn = TurnRecord("")
         self.dispatch = Dispatch(self.frames, self.turn, Terminals(), seal_at=seal_at, agent_labelled=True)
@@ -59,7 +59,7 @@ class ChildBlock(Block):
         self.anchor: str | None = None  # the parent's tool call it is shown under
         self._title: str | None = None
         self._state = ""
-        self._description: widgets.Label | None = None
+        self._description: Text | None = None
 
     def take(self, update: Any) -> None:
         """One of the child's updates, unless it is past the bounds (then counted in one line)."""
@@ -85,12 +85,10 @@ class ChildBlock(Block):
         heading = self.record.heading()
         if self.widget is None:
             self._description = text_label("", "nbacp-subagent-description")
-            inner = widgets.VBox(children=(self._description, self.host))
-            self.widget = widgets.Accordion(
-                children=(inner,), titles=(heading,), selected_index=0, _dom_classes=("nbacp-subagent",)
-            )
+            inner = Box((self._description, self.host))
+            self.widget = Fold((inner,), heading, open=True, classes=("nbacp-subagent",))
             self._title = heading
-        assert isinstance(self.widget, widgets.Accordion) and self._description is not None
+        assert isinstance(self.widget, Fold) and self._description is not None
         if heading != self._title:
             self._title = heading
             self.widget.titles = (heading,)
@@ -185,7 +183,7 @@ class Subagents:
         block.message(message_id, heading, text, chunk=chunk)
         self.frames.mark(block)
 
-    def card(self, child_id: str, card: widgets.Widget) -> bool:
+    def card(self, child_id: str, card: Any) -> bool:
         """Place a child's card in its block; False when the child has no block here."""
         block = self.blocks.get(child_id)
         if block is None:

@@ -2,8 +2,8 @@
 with the terminals it embeds) and a file written through the client (its diff).
 
 Like every block (``nbacp.widgets.transcript.blocks``), they keep model state that ``add``
-updates cheaply and build or update their widgets only in ``render``; agent strings reach the
-page only as Label values or as output of the sanitizing render.
+updates cheaply and build or update their nodes only in ``render``; agent strings reach the
+page only as text nodes or as output of the sanitizing render.
 """
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import ipywidgets as widgets
 from acp import schema
 
 from nbacp.render.markdown import render_code, render_markdown
 from nbacp.render.tool_call_lines import output_lines
 from nbacp.render.tool_calls import ToolCallSummary
 from nbacp.widgets.transcript import describe
-from nbacp.widgets.transcript.blocks import Block, close_all, html_view, text_label
+from nbacp.widgets.transcript.blocks import Block, close_all, text_label
+from nbacp.widgets.transcript.nodes import Box, Html, Node, Text, html_view
 
 
 class ToolCallBlock(Block):
@@ -31,13 +31,13 @@ class ToolCallBlock(Block):
         self._terminals = terminals
         self._content_dirty = True
         self._shown_terminals: dict[str, str] = {}
-        self._terminal_views: dict[str, widgets.HTML] = {}  # updated in place while a command streams
+        self._terminal_views: dict[str, Html] = {}  # updated in place while a command streams
         # what the record knows of the call: output and exit an agent sends in ``_meta`` (codex's
         # terminal_output chunks) for a terminal nbacp does not own (docs/record.md, 'Where agents put what')
         self.summary: ToolCallSummary | None = None
-        self._header: widgets.Label | None = None
-        self._where: widgets.Label | None = None
-        self._content: widgets.VBox | None = None
+        self._header: Text | None = None
+        self._where: Text | None = None
+        self._content: Box | None = None
 
     def merge(self, update: schema.ToolCallStart | schema.ToolCallProgress, *, cancelling: bool = False) -> None:
         """``cancelling``: the person cancelled the turn; agents report the calls they stop as
@@ -77,10 +77,8 @@ class ToolCallBlock(Block):
         if self._header is None:
             self._header = text_label("", "nbacp-tool-header")
             self._where = text_label("", "nbacp-tool-locations")
-            self._content = widgets.VBox()
-            self.widget = widgets.VBox(
-                children=(self._header, self._where, self._content), _dom_classes=("nbacp-tool-call",)
-            )
+            self._content = Box()
+            self.widget = Box((self._header, self._where, self._content), ("nbacp-tool-call",))
         assert self._where is not None and self._content is not None
         header = describe.tool_header(self.state)
         if self.summary is not None and self.summary.exit:
@@ -105,7 +103,7 @@ class ToolCallBlock(Block):
                     view.value = render_code(text) if text else ""
             self._shown_terminals = terminals
 
-    def _item(self, item: Any) -> list[widgets.Widget]:
+    def _item(self, item: Any) -> list[Node]:
         if isinstance(item, schema.ContentToolCallContent):
             block = item.content
             if isinstance(block, schema.TextContentBlock):
@@ -148,7 +146,7 @@ class WriteBlock(Block):
             return
         diff = describe.unified_diff(self.edit) if len(self.edit.new_text) <= MAX_DIFF_CHARS else ""
         line = describe.clip(f"wrote {self.edit.path} ({self.summary})")
-        items: list[widgets.Widget] = [text_label(line, "nbacp-tool-item")]
+        items: list[Node] = [text_label(line, "nbacp-tool-item")]
         if diff and len(diff) <= MAX_DIFF_CHARS:
             items.append(html_view(render_code(diff, "diff")))
-        self.widget = widgets.VBox(children=tuple(items), _dom_classes=("nbacp-tool-call", "nbacp-write"))
+        self.widget = Box(items, ("nbacp-tool-call", "nbacp-write"))

@@ -1,11 +1,16 @@
-"""The transcript of one turn: every session update, rendered into one container widget.
+"""The transcript of one turn: every session update, shown by ONE anywidget model.
+
+The model's synced state is only what a late view needs besides the blocks (the shared code's
+reference, the record once the turn ended); the blocks are a tree of nodes kept here
+(``nodes``) and patched into every view by one custom message per frame (``patches``;
+docs/turn-view.md). Cards stay their own models, drawn in their place by reference.
 
 ``Transcript`` is what the client talks to; it composes one collaborator per idea: the
 frames and pages that decide when and how the blocks are shown (``frames``), the dispatch of
 session updates to blocks (``dispatch``), the record of the turn (``record``), what the turn
 shows of terminals (``terminals``) and its subagents, each a block with a transcript of its own
 (``subagents``); a card is placed as it is and draws its own answer. ``add`` only updates
-model state (O(size of the update)); widgets change in frames (see ``frames``).
+model state (O(size of the update)); nodes change in frames (see ``frames``).
 """
 
 from __future__ import annotations
@@ -13,30 +18,43 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import ipywidgets as widgets
+import anywidget
+import traitlets
 from acp.schema import ToolCallProgress, ToolCallStart
 
 from nbacp import marimo_runtime
 from nbacp.display import show
 from nbacp.form.card_answer import CardAnswer
 from nbacp.render.exit_status import ExitStatus
+from nbacp.render.html_tree import html_tree
 from nbacp.render.markdown import render_markdown
 from nbacp.render.tool_calls import ActivityLog
 from nbacp.updates import UpdateLog, UpdateView
-from nbacp.widgets import shared
+from nbacp.widgets import card_code, shared
 from nbacp.widgets.shared import close_tree
-from nbacp.widgets.text import NO_TYPESET_CLASSES, card_style
 from nbacp.widgets.transcript import describe
 from nbacp.widgets.transcript.blocks import CardBlock, LineBlock
 from nbacp.widgets.transcript.dispatch import CONNECTION_LOG, Dispatch
 from nbacp.widgets.transcript.frames import FRAME, Frames
+from nbacp.widgets.transcript.nodes import Box, Node, cards_in, html_view, text_line
+from nbacp.widgets.transcript.patches import Patches
 from nbacp.widgets.transcript.record import TurnRecord
 from nbacp.widgets.transcript.subagents import Subagents
 from nbacp.widgets.transcript.terminals import Terminals
 
 
-class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
+class Transcript(anywidget.AnyWidget):
     """The live view of a turn plus what the client reports from it (text, updates, answers)."""
+
+    # Declared on the class, as the cards' are (nbacp.widgets.card): anywidget's add_traits would
+    # otherwise make a class per instance.
+    _esm = traitlets.Unicode(card_code.turn_module()).tag(sync=True)
+    _css = traitlets.Unicode("" if card_code.HOST_LOOKUP else card_code.css_source()).tag(sync=True)
+    _anywidget_id = traitlets.Unicode("nbacp.widgets.transcript.view.Transcript").tag(sync=True)
+    code = traitlets.Unicode("").tag(sync=True)
+    record: traitlets.List[Any] = traitlets.List().tag(sync=True)
+    """The record once the turn ended, as the tree of its HTML (``nbacp.render.html_tree``; empty
+    while it runs): every view then shows it."""
 
     def __init__(
         self,
@@ -55,7 +73,11 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         session instead of as lines in every turn; returns True for those it took.
         ``root``: the session's folder, so the record names files under it relative to it."""
         kwargs.setdefault("_dom_classes", ("nbacp-transcript",))
+        kwargs.setdefault("layout", shared.layout())
+        if "code" not in kwargs and self._esm == card_code.TURN_STUB:
+            kwargs["code"] = f"anywidget:{card_code.card_code().model_id}"
         super().__init__(**kwargs)
+        self._patches = Patches(lambda message: self.send(message))
         self.prompt = prompt
         self.seal_at = seal_at
         self._owns_log = updates is None
@@ -64,7 +86,7 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self._record = TurnRecord(prompt, root)
         # a due frame runs this transcript's flush, looked up when it runs (a wrapper set on
         # the instance, as tests and benchmarks do to time frames, sees every frame)
-        self._frames = Frames(self, frame, due=lambda: self.flush())
+        self._frames = Frames(self._patches.root, frame, due=lambda: self.flush())
         self._terminals = Terminals()
         self._dispatch = Dispatch(
             self._frames,
@@ -75,7 +97,6 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
             session_facts=session_facts,
         )
         self._subagents = Subagents(self._frames, self._dispatch, self._record.events, seal_at, lambda: self.flush())
-        self._frames.append(CardBlock(card_style()))  # the page CSS (long words wrap)
         self._frames.append(CardBlock(_header(prompt)))
         self.flush()
 
@@ -116,9 +137,14 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         return self._frames.count
 
     @property
-    def shown(self) -> tuple[widgets.Widget, ...]:
-        """The blocks' widgets in order (the transcript's children are pages of them)."""
+    def shown(self) -> tuple[Any, ...]:
+        """The blocks' nodes (and cards) in order (the root's children are pages of them)."""
         return self._frames.shown
+
+    @property
+    def root(self) -> Box:
+        """The tree the views show: its children are the pages of blocks (docs/turn-view.md)."""
+        return self._patches.root
 
     def __repr__(self) -> str:
         # The cell's text/plain: stable, unlike ipywidgets' default repr of the whole tree.
@@ -166,13 +192,13 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
             self._dispatch.line("unsupported:child", describe.clip(f"Unsupported subagent update ({why})"))
         self._frames.schedule()
 
-    def add_child_card(self, child_id: str, card: widgets.Widget) -> None:
+    def add_child_card(self, child_id: str, card: Any) -> None:
         """A card a subagent waits on, in its block (after everything so far when it has none here)."""
         self._dispatch.close_message()
         if not self._subagents.card(child_id, card):
             self._frames.place(CardBlock(card), now=getattr(card, "settled", False) is not True)
 
-    def add_card(self, card: widgets.Widget) -> None:
+    def add_card(self, card: Any) -> None:
         """Place an interactive card after everything received so far: now, since a person may
         be waiting for it; a card already answered (by a policy) in the next frame, as any other
         block. It keeps its place: once answered it draws its own summary line (one state update
@@ -239,35 +265,46 @@ class Transcript(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
         self.flush()
 
     def flush(self) -> None:
-        """Render every pending change now (one frame)."""
+        """Render every pending change now (one frame, one patch message)."""
         self._frames.render()
+        self._patches.flush()
+
+    def _handle_custom_msg(self, content: Any, buffers: Any) -> None:
+        """A view asks for the whole tree (it just rendered: the first, a second tab, a reload)."""
+        if isinstance(content, dict) and content.get("type") == "sync" and not self.record:
+            self.send(self._patches.snapshot())
+        super()._handle_custom_msg(content, buffers)
+
+    def close(self) -> None:
+        """Close the turn's model and its cards' (they are shown only inside it)."""
+        cards = cards_in(self._patches.root.children) if hasattr(self, "_patches") else []
+        super().close()
+        close_tree(cards)
 
     def show_record(self, html: str) -> None:
-        """The turn is over: this same model now shows the record, its blocks' widgets closed.
+        """The turn is over: this same model now shows the record, its blocks forgotten and its cards closed.
 
         A page that re-read the model (reloaded, reopened, a second tab) sees the record take the
         live view's place, as the page that started the turn does through the display id
-        (docs/reload.md). What remains is this box, the shared stylesheet and one HTML widget of
-        the record's HTML, which must already be safe (``nbacp.render.turn_record_html``).
+        (docs/reload.md). What remains is this one model, holding the record's HTML, which must
+        already be safe (``nbacp.render.turn_record_html``).
         """
         self.flush()
         self._frames.stop()
-        record = widgets.HTML(
-            value=html, layout=shared.layout(), _dom_classes=(*NO_TYPESET_CLASSES, "nbacp-ended-record")
-        )
+        cards = cards_in(self._patches.root.children)
+        self._patches.drop()
         box: Any = self  # ipywidgets' traits are untyped
-        before: tuple[widgets.Widget, ...] = tuple(box.children)
         with self.hold_sync():
-            box.children = (card_style(), record)
+            box.record = html_tree(html)
             box._dom_classes = (*(c for c in box._dom_classes if c != "nbacp-transcript"), "nbacp-ended")
-        close_tree(before)
+        close_tree(cards)
 
 
-def _header(prompt: str) -> widgets.Widget:
+def _header(prompt: str) -> Node:
     """The person's text, through the same sanitizing render all the same; labelled as in the
     record: You, then Agent on the first agent message."""
-    header = widgets.HTML(value=render_markdown(prompt), _dom_classes=(*NO_TYPESET_CLASSES, "nbacp-prompt"))
+    header = html_view(render_markdown(prompt))
+    header.add_class("nbacp-prompt")
     if not prompt:
         return header
-    you = widgets.Label(value="You", _dom_classes=(*NO_TYPESET_CLASSES, "nbacp-role"))
-    return widgets.VBox(children=(you, header), _dom_classes=("nbacp-you",))
+    return Box((text_line("You", "nbacp-role"), header), ("nbacp-you",))

@@ -10,11 +10,12 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-import ipywidgets as widgets
+from support.comm_support import kids_of
 from support.subagent_agent import command
 
 import nbacp
 from nbacp.render import turn_events
+from nbacp.widgets.transcript import nodes
 
 
 def labels(root: Any, css: str = "") -> list[str]:
@@ -22,9 +23,9 @@ def labels(root: Any, css: str = "") -> list[str]:
     stack = [root]
     while stack:
         item = stack.pop()
-        if isinstance(item, widgets.Label) and (not css or css in item._dom_classes):
+        if isinstance(item, nodes.Text) and (not css or css in item._dom_classes):
             out.append(item.value)
-        stack.extend(reversed(getattr(item, "children", ())))
+        stack.extend(reversed(kids_of(item)))
     return out
 
 
@@ -92,7 +93,7 @@ async def test_a_compaction_is_one_block_per_id_upserted_with_its_summary(tmp_pa
         compaction("c3", "completed", summary=[{"type": "text", "text": "Replaced summary <script>"}]),
     ]
     t, result = await run(turn, tmp_path)
-    blocks = [w for w in t.transcript.shown if isinstance(w, widgets.VBox) and "nbacp-compaction" in w._dom_classes]
+    blocks = [w for w in t.transcript.shown if isinstance(w, nodes.Box) and "nbacp-compaction" in w._dom_classes]
     assert [b.children[0].value for b in blocks] == [
         "Compacting the context: completed",
         "Compacting the context: failed: context too large",
@@ -116,7 +117,7 @@ async def test_notices_and_compactions_are_bounded(tmp_path: Path) -> None:
     ]
     t, _ = await run(turn, tmp_path)
     assert len(labels(t.transcript, "nbacp-notice-info")) == turn_events.MAX_NOTICES
-    blocks = [w for w in t.transcript.shown if isinstance(w, widgets.VBox) and "nbacp-compaction" in w._dom_classes]
+    blocks = [w for w in t.transcript.shown if isinstance(w, nodes.Box) and "nbacp-compaction" in w._dom_classes]
     assert len(blocks) == turn_events.MAX_COMPACTIONS
     record = t.record.text
     assert "… 7 more notices (over 100)" in record and "… 3 more compactions (over 16)" in record

@@ -24,6 +24,7 @@ from acp.schema import (
 from acp.task import TaskSupervisor
 from support import TESTS
 from support.agents import RawAgent
+from support.comm_support import kids_of
 from support.kernel_support import KernelHarness
 
 import nbacp
@@ -33,7 +34,7 @@ from nbacp.form import Form
 from nbacp.render.safe_text import BIDI_CONTROLS
 from nbacp.render.turn_record_text import record_markdown, record_text
 from nbacp.widgets import FormCard, PermissionCard
-from nbacp.widgets.transcript import Transcript
+from nbacp.widgets.transcript import Transcript, nodes
 
 RLO = "\u202e"
 
@@ -44,10 +45,10 @@ def shown_strings(root: widgets.Widget) -> list[str]:
     stack: list[Any] = [root]
     while stack:
         item = stack.pop()
-        if isinstance(item, widgets.Widget):
-            for name in ("value", "description", "placeholder", "tooltip", "titles", "spec"):
+        if isinstance(item, widgets.Widget | nodes.Node):
+            for name in ("value", "description", "placeholder", "tooltip", "titles", "spec"):  # a node's too
                 stack.append(getattr(item, name, None))
-            stack.extend(getattr(item, "children", ()))
+            stack.extend(kids_of(item))
         elif isinstance(item, str):
             out.append(item)
         elif isinstance(item, dict):
