@@ -14,9 +14,11 @@ import os
 import pathlib
 import re
 from importlib import metadata
+from typing import Any
 
 import anywidget
 
+from nbacp import marimo_runtime
 from nbacp.widgets import shared
 
 ESM_FILE = pathlib.Path(__file__).parent / "static" / "card.js"
@@ -50,9 +52,20 @@ def css_source() -> str:
 
 
 def whole_module() -> str:
-    """The whole bundle as text, for a card that cannot render through the shared code model
+    """The whole bundle as text, for a model that cannot render through the shared code model
     (marimo: a view's shadow root and a re-run cell lose it, docs/marimo.md)."""
     return _read(ESM_FILE)
+
+
+def own_code_in_marimo(kwargs: dict[str, Any]) -> None:
+    """In a marimo cell, a card or turn view carries the whole bundle (``_esm``) and stylesheet
+    (``_css``) itself: marimo gives each view a shadow root holding only its own model's
+    ``_css``, and loses the shared code model once the cell that made it re-runs (the stub's
+    ``host.getWidget`` then never resolves; docs/marimo.md). Elsewhere nothing changes."""
+    if marimo_runtime.running_in_marimo():
+        kwargs.setdefault("_esm", whole_module())
+        kwargs.setdefault("_css", css_source())
+        kwargs.setdefault("code", "")
 
 
 # Every card's own module: renders the card's model with the shared code's ``render``.

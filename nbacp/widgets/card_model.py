@@ -70,13 +70,7 @@ class CardModel(QuickState, anywidget.AnyWidget):
         self._unopened = not opened  # read by open(), which ipywidgets' __init__ calls
         kernel.ensure_comm_status()  # a cell awaiting a card sees busy/idle for its messages (docs/kernels.md)
         kernel.ensure_stream_replies()  # or ipykernel 7.0-7.3 can leave a request unread
-        if marimo_runtime.running_in_marimo():
-            # marimo (0.25.2) gives each view a shadow root holding only its own model's _css, and
-            # loses the shared code model once the cell that made it re-runs (the stub's
-            # host.getWidget then never resolves): each card carries bundle and stylesheet.
-            kwargs.setdefault("_esm", card_code.whole_module())
-            kwargs.setdefault("_css", card_code.css_source())
-            kwargs.setdefault("code", "")
+        card_code.own_code_in_marimo(kwargs)
         if "code" not in kwargs and self._esm == card_code.CARD_STUB:
             kwargs["code"] = f"anywidget:{card_code.card_code().model_id}"
         kwargs.setdefault("layout", shared.layout())

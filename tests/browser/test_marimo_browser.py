@@ -157,6 +157,10 @@ def test_the_readme_lines_answered_by_clicking(page: Page, tmp_path: Path, theme
     with marimo_edit(tmp_path, "readme.py", README_NOTEBOOK, theme=theme) as server:
         open_notebook(page, server.url)
         env = card(page, "form", "Which environment")
+        # The live turn view (one anywidget per turn) streams in the cell, the card drawn inside it.
+        expect(page.locator(".nbacp-tv-card .nbacp-kind-form")).to_have_count(1)
+        expect(page.locator(OUTPUT).get_by_text("Let's plan tonight's data pipeline run.")).to_be_visible()
+        keep_shot(page, tmp_path / f"marimo-live-turn-{theme}.png")
         env.get_by_role("radio", name="Production").click()
         env.get_by_role("button", name="Accept").click()
         plan = card(page, "form", "Datasets")

@@ -23,7 +23,6 @@ import traitlets
 from acp.schema import ToolCallProgress, ToolCallStart
 
 from nbacp import marimo_runtime
-from nbacp.display import show
 from nbacp.form.card_answer import CardAnswer
 from nbacp.render.exit_status import ExitStatus
 from nbacp.render.html_tree import html_tree
@@ -74,9 +73,12 @@ class Transcript(anywidget.AnyWidget):
         ``root``: the session's folder, so the record names files under it relative to it."""
         kwargs.setdefault("_dom_classes", ("nbacp-transcript",))
         kwargs.setdefault("layout", shared.layout())
+        card_code.own_code_in_marimo(kwargs)
         if "code" not in kwargs and self._esm == card_code.TURN_STUB:
             kwargs["code"] = f"anywidget:{card_code.card_code().model_id}"
         super().__init__(**kwargs)
+        if marimo_runtime.running_in_marimo():  # its view's "sync" must reach it while the cell awaits
+            marimo_runtime.forward_model(str(self.model_id))
         self._patches = Patches(lambda message: self.send(message))
         self.prompt = prompt
         self.seal_at = seal_at
@@ -204,8 +206,6 @@ class Transcript(anywidget.AnyWidget):
         block. It keeps its place: once answered it draws its own summary line (one state update
         of its own model; docs/cards.md, 'State keys'), and it closes with the transcript
         (docs/notebooks.md, 'What a card costs')."""
-        if marimo_runtime.running_in_marimo():
-            show(card)  # marimo hosts no ipywidgets box: the card goes to the cell's output (docs/marimo.md)
         self._dispatch.close_message()
         self._frames.append(CardBlock(card))
         if getattr(card, "settled", False) is True:
