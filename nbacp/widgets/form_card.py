@@ -24,19 +24,14 @@ from nbacp.form import ChoiceField, Form, UnsupportedField
 from nbacp.form.card_answer import CardAnswer
 from nbacp.widgets.card import Card
 from nbacp.widgets.form_fill import filled_value
-from nbacp.widgets.form_spec import FormPage, draft_value, fields_spec, is_secret, read_draft, shown, starting_draft
+from nbacp.widgets.form_spec import FormPage, draft_value, is_secret, read_draft, shown
 from nbacp.widgets.form_summary import describe_content, typed_answers
+from nbacp.widgets.form_template import form_template
 from nbacp.widgets.text import visible_controls
 
 ElicitationResponse = AcceptElicitationResponse | DeclineElicitationResponse | CancelElicitationResponse
 
 _ANSWERED_PAGE = FormPage()  # an answered card's: never written (every edit and accept is refused first)
-
-ACTIONS = (
-    {"event": "accept", "label": "Accept", "style": "primary", "draft": True, "default": True},
-    {"event": "decline", "label": "Decline", "style": "default", "hint": "Say no to the agent"},
-    {"event": "cancel", "label": "Cancel", "style": "default", "hint": "Dismiss without answering (Escape)"},
-)
 
 
 class FormCard(Card[ElicitationResponse]):
@@ -62,7 +57,8 @@ class FormCard(Card[ElicitationResponse]):
         self.agent = agent
         self._attempted = False
         self._secrets: dict[str, Any] = {}  # Python-side fills of secret fields: never synced
-        self._page = FormPage()  # names and values as the page holds them, and back
+        template = form_template(form)  # the parts every card of this form shares
+        self._page = template.page()  # names and values as the page holds them, and back
         who = visible_controls(agent) if agent else "The agent"  # bidi tricks shown, not obeyed
         notes = [shown(text) for text in (form.title, form.description) if text and text != message]
         if not form.can_accept:
@@ -71,21 +67,19 @@ class FormCard(Card[ElicitationResponse]):
                 f"Accept is not possible: the required field(s) {names} cannot be shown by this client. "
                 "You can decline or cancel."
             )
-        actions = [dict(a) for a in ACTIONS]
-        actions[0]["disabled"] = not form.can_accept
         spec: dict[str, Any] = {
             "kind": "form",
             "header": f"{who} asks",
             "message": visible_controls(message) if message else "",
             "notes": notes,
-            "fields": fields_spec(form, self._page),
-            "actions": actions,
-            "secret": [self._page.name(name) for name, f in form.fields.items() if is_secret(f)],
+            "fields": template.fields,
+            "actions": template.actions,
+            "secret": template.secret,
         }
         if form.deadline_ms is not None:  # counted down on the page (docs/agents.md, 'Secret questions and deadlines')
             spec["deadline_at"] = int(time.time() * 1000) + form.deadline_ms
             notes.append(countdown_text(form.deadline_ms / 1000))
-        super().__init__(spec, self._page.draft(starting_draft(form)), opened=opened, _dom_classes=("nbacp-form",))
+        super().__init__(spec, template.draft, opened=opened, _dom_classes=("nbacp-form",))
 
     @property
     def form(self) -> Form:
