@@ -20,7 +20,7 @@ from typing import Any
 
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
 
-from nbacp.form import ChoiceField, Form, UnsupportedField
+from nbacp.form import ChoiceField, Form, UnsupportedField, WireValue
 from nbacp.form.card_answer import CardAnswer
 from nbacp.widgets.card import Card
 from nbacp.widgets.form_fill import filled_value
@@ -167,13 +167,14 @@ class FormCard(Card[ElicitationResponse]):
             return self._resolve(self._cancel_response(), "Cancelled.")
         return False
 
-    def _check(self, draft: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, list[str]]]:
-        """The values a page draft stands for (originals), and its messages keyed by page names."""
+    def _check(self, draft: Mapping[str, Any]) -> tuple[dict[str, WireValue], dict[str, list[str]]]:
+        """What a page draft would send (its originals), and its messages keyed by page names;
+        the content counts only when there are no messages."""
         values, problems = read_draft(self.form, self._page.read(draft))
-        errors = self.form.validate(values)
+        content, errors = self.form.check(values)
         for name, messages in problems.items():
             errors[name] = messages  # what the browser could not read, instead of "required"
-        return values, self._page.errors({name: list(m) for name, m in errors.items() if m})
+        return content, self._page.errors({name: list(m) for name, m in errors.items() if m})
 
     def _accept_draft(self, draft: Any) -> bool:
         if not self.form.can_accept:
@@ -182,14 +183,13 @@ class FormCard(Card[ElicitationResponse]):
             self.errors = {"": ["The page sent no readable answer: press Accept again."]}
             return False
         self._attempted = True
-        values, errors = self._check(draft)
+        content, errors = self._check(draft)
         if errors:
             self.errors = errors  # each message beside its field; the page focuses the first one
             if not self._live_errors:  # from now on they follow the draft (most cards never get here)
                 self._live_errors = True
                 self.observe(self._on_draft, names="draft")
             return False
-        content = self.form.content(values)
         if self.errors:
             self.errors = {}
         summary = "Accepted: " + describe_content(self.form, content) if content else "Accepted with no answers."

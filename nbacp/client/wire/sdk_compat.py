@@ -177,7 +177,7 @@ def clean_elicitation(params: dict[str, Any]) -> list[str]:
     """
     requested = params.get("requestedSchema")
     properties = requested.get("properties") if isinstance(requested, dict) else None
-    if not isinstance(properties, dict):
+    if not isinstance(requested, dict) or not isinstance(properties, dict):
         return []
     dropped = [
         name
@@ -189,5 +189,5 @@ def clean_elicitation(params: dict[str, Any]) -> list[str]:
             name: {k: v for k, v in prop.items() if k != "format"} if name in dropped else prop
             for name, prop in properties.items()
         }
-        params["requestedSchema"] = {**requested, "properties": kept}  # type: ignore[dict-item]
+        params["requestedSchema"] = {**requested, "properties": kept}
     return [str(name) for name in dropped]
