@@ -7,6 +7,7 @@ check drafts without either knowing the other.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 FieldKind = Literal["string", "number", "integer", "boolean", "choice", "unsupported"]
@@ -79,10 +80,27 @@ class ChoiceField(Field):
     max_items: int | None = None
 
     def option(self, value: str) -> ChoiceOption | None:
-        return next((o for o in self.options if o.value == value), None)
+        return self._by_value.get(value) if isinstance(value, str) else None
 
     def option_by_label(self, label: str) -> ChoiceOption | None:
-        return next((o for o in self.options if o.matches(label)), None)
+        """The first option whose label or title is ``label`` (what a person clicks or types)."""
+        return self._by_label.get(label) if isinstance(label, str) else None
+
+    # Looked up per pick, per check and per summary line of every card of the form: made once.
+    @cached_property
+    def _by_value(self) -> dict[str, ChoiceOption]:
+        by_value: dict[str, ChoiceOption] = {}
+        for option in self.options:
+            by_value.setdefault(option.value, option)
+        return by_value
+
+    @cached_property
+    def _by_label(self) -> dict[str, ChoiceOption]:
+        by_label: dict[str, ChoiceOption] = {}
+        for option in self.options:
+            by_label.setdefault(option.label, option)
+            by_label.setdefault(option.title, option)
+        return by_label
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from nbacp.errors import FormValidationError
@@ -57,7 +58,10 @@ class Form:
         )
 
     # -- shape ------------------------------------------------------------------------
-    @property
+    # Worked out once per form (the fields never change): a client asks one form's questions
+    # of every card made from it, and one form serves every request with its schema
+    # (nbacp.form.cache).
+    @cached_property
     def questions(self) -> tuple[FormQuestion, ...]:
         return tuple(item for item in self.items if isinstance(item, FormQuestion))
 
@@ -66,7 +70,7 @@ class Form:
         name = self.companions.get(name, name)
         return next((q for q in self.questions if q.name == name), None)
 
-    @property
+    @cached_property
     def unsupported(self) -> tuple[UnsupportedField, ...]:
         return tuple(f for f in self.fields.values() if isinstance(f, UnsupportedField))
 
@@ -79,16 +83,19 @@ class Form:
             if isinstance(f, StringField) and f.pattern_warning is not None
         }
 
-    @property
+    @cached_property
     def secrets(self) -> frozenset[str]:
         """The names of the fields whose answers are secret."""
         return frozenset(n for n, f in self.fields.items() if f.secret)
 
     def shown(self, content: Mapping[str, Any]) -> dict[str, Any]:
         """``content`` with every secret answer replaced by ``redacted(value)``: what may be kept or shown."""
-        return {k: redacted(v) if k in self.secrets else v for k, v in content.items()}
+        secrets = self.secrets
+        if not secrets:
+            return dict(content)
+        return {k: redacted(v) if k in secrets else v for k, v in content.items()}
 
-    @property
+    @cached_property
     def can_accept(self) -> bool:
         """False when a required field cannot be answered here: only decline or cancel remain."""
         return not any(f.required for f in self.unsupported)
@@ -108,6 +115,11 @@ class Form:
         if errors:
             raise FormValidationError(errors)
         return content
+
+    def check(self, values: Mapping[str, Any]) -> tuple[dict[str, WireValue], dict[str, list[str]]]:
+        """``(content(values), validate(values))`` in one pass: the content counts only when there
+        are no messages (an Accept validates and composes what it sends at once)."""
+        return self._compose(values)
 
     def _compose(self, values: Mapping[str, Any]) -> tuple[dict[str, WireValue], dict[str, list[str]]]:
         if not isinstance(values, Mapping):

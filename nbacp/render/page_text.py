@@ -61,6 +61,13 @@ class PageText:
         self._original[candidate] = original
         return candidate
 
+    def copy(self) -> PageText:
+        """A table with the same strings, that grows on its own from here."""
+        table = PageText()
+        table._page = dict(self._page)
+        table._original = dict(self._original)
+        return table
+
     def original(self, page: str) -> str:
         """The original behind ``page``; a string the page made up itself (typed text) as it is."""
         return self._original.get(page, page)

@@ -14,6 +14,7 @@ What a card does with that state (actions, the answer, awaiting it, settling) is
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,7 +23,7 @@ import traitlets
 
 from nbacp import kernel, marimo_runtime
 from nbacp.widgets import card_code, shared
-from nbacp.widgets.quick_state import QuickState
+from nbacp.widgets.quick_state import QuickState, synced_names
 
 OPEN, SENT, ANSWERED = "open", "sent", "answered"
 """``phase``: answerable; answered but still reporting (a URL card waits for completion); done."""
@@ -53,12 +54,6 @@ class CardModel(QuickState, anywidget.AnyWidget):
 
     _unopened = False  # made with opened=False and its page model not opened yet
 
-    @traitlets.default("_anywidget_id")
-    def _own_id(self) -> str:
-        # What anywidget sets on every instance (module.Class): as the default, its add_traits
-        # finds it already there and sets nothing (one trait change less per card).
-        return f"{type(self).__module__}.{type(self).__name__}"
-
     def __init__(
         self, spec: Mapping[str, Any], draft: Mapping[str, Any] | None = None, *, opened: bool = True, **kwargs: Any
     ) -> None:
@@ -71,16 +66,36 @@ class CardModel(QuickState, anywidget.AnyWidget):
         kernel.ensure_comm_status()  # a cell awaiting a card sees busy/idle for its messages (docs/kernels.md)
         kernel.ensure_stream_replies()  # or ipykernel 7.0-7.3 can leave a request unread
         card_code.own_code_in_marimo(kwargs)
-        if "code" not in kwargs and self._esm == card_code.CARD_STUB:
-            kwargs["code"] = f"anywidget:{card_code.card_code().model_id}"
-        kwargs.setdefault("layout", shared.layout())
-        # The starting state is set before ipywidgets' __init__, once: given to it as keyword
-        # arguments, traitlets sets each one twice (again after cross-validation, in
-        # hold_trait_notifications), and before __init__ there is no page model to tell.
-        for name, value in (("spec", dict(spec)), ("draft", dict(draft or {})), *kwargs.items()):
+        # The starting state is stored before ipywidgets' __init__, once, together with the
+        # values traitlets would otherwise work out as defaults when the page model opens. Given
+        # to __init__ as keyword arguments, traitlets sets each one twice (again after
+        # cross-validation), and any trait set before __init__ notifies observers that cannot
+        # exist yet (no page model, no caller holding the card), at a cost per trait and card.
+        cls = type(self)
+        values = self._trait_values
+        values.update(
+            spec=dict(spec),
+            draft=dict(draft or {}),
+            errors={},
+            keys=list(synced_names(cls)),  # a copy: ipywidgets may extend an instance's keys
+            layout=shared.layout(),  # a card has no look of its own to set: one Layout model for all
+            # What anywidget sets on every instance (module.Class): already there, its add_traits sets nothing.
+            _anywidget_id=f"{cls.__module__}.{cls.__name__}",
+        )
+        if (
+            "code" not in kwargs and self._esm == card_code.CARD_STUB
+        ):  # the stub renders through the kernel's one code model
+            values["code"] = f"anywidget:{card_code.card_code().model_id}"
+        rest: dict[str, Any] = {}
+        for name, value in kwargs.items():  # a caller's: validated as a trait set would
             if self.has_trait(name):
-                self.set_trait(name, value)
-        super().__init__(**{name: value for name, value in kwargs.items() if not self.has_trait(name)})
+                values[name] = cls.class_traits()[name].validate(self, value)
+            else:
+                rest[name] = value
+        if _anywidget_init_needed(cls):
+            super().__init__(**rest)
+        else:  # what AnyWidget.__init__ would add is declared on this class (see above)
+            super(anywidget.AnyWidget, self).__init__(**rest)
 
     # -- the page model ----------------------------------------------------------------
     def open(self) -> None:
@@ -133,3 +148,14 @@ class CardModel(QuickState, anywidget.AnyWidget):
     def _no_draft_once_answered(self, proposal: Any) -> Any:
         # A page's held update can arrive after the answer (docs/slow-links.md): it changes nothing.
         return {} if self.phase == ANSWERED else proposal["value"]
+
+
+def _anywidget_init_needed(cls: type) -> bool:
+    """Whether a card class needs ``AnyWidget.__init__`` (the same in anywidget 0.9.21 to 0.11).
+
+    It adds ``_esm``, ``_css`` and ``_anywidget_id`` to each instance as new traits, which
+    ``CardModel`` declares on the class (making three trait objects per card for nothing); it
+    also turns on Colab's widget manager and registers the class's anywidget commands. Cards
+    skip it, except in Colab or for a class with commands (nbacp's cards define none).
+    """
+    return "google.colab.output" in sys.modules or bool(getattr(cls, "_anywidget_commands", None))

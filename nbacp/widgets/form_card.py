@@ -20,23 +20,18 @@ from typing import Any
 
 from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
 
-from nbacp.form import ChoiceField, Form, UnsupportedField
+from nbacp.form import ChoiceField, Form, UnsupportedField, WireValue
 from nbacp.form.card_answer import CardAnswer
 from nbacp.widgets.card import Card
 from nbacp.widgets.form_fill import filled_value
-from nbacp.widgets.form_spec import FormPage, draft_value, fields_spec, is_secret, read_draft, shown, starting_draft
+from nbacp.widgets.form_spec import FormPage, draft_value, is_secret, read_draft, shown
 from nbacp.widgets.form_summary import describe_content, typed_answers
+from nbacp.widgets.form_template import form_template
 from nbacp.widgets.text import visible_controls
 
 ElicitationResponse = AcceptElicitationResponse | DeclineElicitationResponse | CancelElicitationResponse
 
 _ANSWERED_PAGE = FormPage()  # an answered card's: never written (every edit and accept is refused first)
-
-ACTIONS = (
-    {"event": "accept", "label": "Accept", "style": "primary", "draft": True, "default": True},
-    {"event": "decline", "label": "Decline", "style": "default", "hint": "Say no to the agent"},
-    {"event": "cancel", "label": "Cancel", "style": "default", "hint": "Dismiss without answering (Escape)"},
-)
 
 
 class FormCard(Card[ElicitationResponse]):
@@ -62,7 +57,8 @@ class FormCard(Card[ElicitationResponse]):
         self.agent = agent
         self._attempted = False
         self._secrets: dict[str, Any] = {}  # Python-side fills of secret fields: never synced
-        self._page = FormPage()  # names and values as the page holds them, and back
+        template = form_template(form)  # the parts every card of this form shares
+        self._page = template.page()  # names and values as the page holds them, and back
         who = visible_controls(agent) if agent else "The agent"  # bidi tricks shown, not obeyed
         notes = [shown(text) for text in (form.title, form.description) if text and text != message]
         if not form.can_accept:
@@ -71,21 +67,19 @@ class FormCard(Card[ElicitationResponse]):
                 f"Accept is not possible: the required field(s) {names} cannot be shown by this client. "
                 "You can decline or cancel."
             )
-        actions = [dict(a) for a in ACTIONS]
-        actions[0]["disabled"] = not form.can_accept
         spec: dict[str, Any] = {
             "kind": "form",
             "header": f"{who} asks",
             "message": visible_controls(message) if message else "",
             "notes": notes,
-            "fields": fields_spec(form, self._page),
-            "actions": actions,
-            "secret": [self._page.name(name) for name, f in form.fields.items() if is_secret(f)],
+            "fields": template.fields,
+            "actions": template.actions,
+            "secret": template.secret,
         }
         if form.deadline_ms is not None:  # counted down on the page (docs/agents.md, 'Secret questions and deadlines')
             spec["deadline_at"] = int(time.time() * 1000) + form.deadline_ms
             notes.append(countdown_text(form.deadline_ms / 1000))
-        super().__init__(spec, self._page.draft(starting_draft(form)), opened=opened, _dom_classes=("nbacp-form",))
+        super().__init__(spec, template.draft, opened=opened, _dom_classes=("nbacp-form",))
 
     @property
     def form(self) -> Form:
@@ -173,13 +167,14 @@ class FormCard(Card[ElicitationResponse]):
             return self._resolve(self._cancel_response(), "Cancelled.")
         return False
 
-    def _check(self, draft: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, list[str]]]:
-        """The values a page draft stands for (originals), and its messages keyed by page names."""
+    def _check(self, draft: Mapping[str, Any]) -> tuple[dict[str, WireValue], dict[str, list[str]]]:
+        """What a page draft would send (its originals), and its messages keyed by page names;
+        the content counts only when there are no messages."""
         values, problems = read_draft(self.form, self._page.read(draft))
-        errors = self.form.validate(values)
+        content, errors = self.form.check(values)
         for name, messages in problems.items():
             errors[name] = messages  # what the browser could not read, instead of "required"
-        return values, self._page.errors({name: list(m) for name, m in errors.items() if m})
+        return content, self._page.errors({name: list(m) for name, m in errors.items() if m})
 
     def _accept_draft(self, draft: Any) -> bool:
         if not self.form.can_accept:
@@ -188,14 +183,13 @@ class FormCard(Card[ElicitationResponse]):
             self.errors = {"": ["The page sent no readable answer: press Accept again."]}
             return False
         self._attempted = True
-        values, errors = self._check(draft)
+        content, errors = self._check(draft)
         if errors:
             self.errors = errors  # each message beside its field; the page focuses the first one
             if not self._live_errors:  # from now on they follow the draft (most cards never get here)
                 self._live_errors = True
                 self.observe(self._on_draft, names="draft")
             return False
-        content = self.form.content(values)
         if self.errors:
             self.errors = {}
         summary = "Accepted: " + describe_content(self.form, content) if content else "Accepted with no answers."

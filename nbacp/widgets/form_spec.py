@@ -50,6 +50,13 @@ class FormPage:
         self.names = PageText()
         self._values: dict[str, PageText] = {}
 
+    def copy(self) -> FormPage:
+        """The same names and values, in tables of its own (a card's typed text goes only to its own)."""
+        page = FormPage()
+        page.names = self.names.copy()
+        page._values = {name: table.copy() for name, table in self._values.items()}
+        return page
+
     def name(self, name: str) -> str:
         return self.names.page(name)
 

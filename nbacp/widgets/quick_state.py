@@ -21,10 +21,13 @@ _KEYS: dict[type, list[str]] = {}
 
 
 def serializers(cls: type[widgets.Widget]) -> dict[str, Serializer]:
-    """Each synced class trait's ``to_json`` (ipywidgets' default where it has none), per class."""
+    """Each synced class trait's ``to_json`` (the class's default where it has none), per class;
+    ``_AS_IS`` for ipywidgets' own default, which returns the value itself (no call needed)."""
     table = _TABLES.get(cls)
     if table is None:
         default = cls._trait_to_json
+        if default is widgets.Widget._trait_to_json:
+            default = _AS_IS
         table = {
             name: trait.metadata.get("to_json", default)
             for name, trait in cls.class_traits(sync=True).items()
@@ -32,6 +35,13 @@ def serializers(cls: type[widgets.Widget]) -> dict[str, Serializer]:
         }
         _TABLES[cls] = table
     return table
+
+
+def _as_is(value: Any, _widget: Any) -> Any:
+    return value
+
+
+_AS_IS: Serializer = _as_is
 
 
 def synced_names(cls: type[widgets.Widget]) -> list[str]:
@@ -54,10 +64,12 @@ class QuickState(widgets.Widget):  # type: ignore[misc]  # ipywidgets is untyped
             return dict(super().get_state(key, drop_defaults))
         table = serializers(type(self))
         names = self.keys if key is None else [key] if isinstance(key, str) else key
+        values = self._trait_values  # what a trait's get returns once it has a value (most have one by now)
         state: dict[str, Any] = {}
         for name in names:
             to_json = table.get(name)
             if to_json is None:  # a trait this class does not declare (added to one instance)
                 return dict(super().get_state(key, drop_defaults))
-            state[name] = to_json(getattr(self, name), self)
+            value = values[name] if name in values else getattr(self, name)
+            state[name] = value if to_json is _AS_IS else to_json(value, self)
         return state

@@ -231,6 +231,24 @@ def test_single_select_titled_one_of_and_enum_names() -> None:
     assert [o.label for o in named.options] == ["Red", "Green"]  # type: ignore[attr-defined]
 
 
+def test_an_option_is_found_by_its_value_or_by_the_first_label_or_title_that_reads_so() -> None:
+    field = one(
+        {
+            "type": "string",
+            "oneOf": [
+                {"const": "a", "title": "Fast (Recommended)"},  # label "Fast", title "Fast (Recommended)"
+                {"const": "b", "title": "Fast"},
+                {"const": "c", "title": "Slow"},
+            ],
+        }
+    ).fields["f"]
+    assert isinstance(field, ChoiceField)
+    assert field.option_by_label("Fast") is field.option_by_label("Fast (Recommended)") is field.options[0]
+    assert field.option_by_label("Slow") is field.option("c") is field.options[2]
+    assert field.option("Slow") is None and field.option_by_label("c") is None
+    assert field.option(["a"]) is None and field.option_by_label(None) is None  # type: ignore[arg-type]
+
+
 def test_single_select_never_sends_more_than_one_value() -> None:
     prop = {"type": "string", "enum": ["a", "b"]}
     assert errors_of(prop, ["a", "b"]) == ["Pick only one option."]

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
+import types
 
 import pytest
 from acp.schema import PermissionOption, ToolCallUpdate
+from anywidget.experimental import command
 from support.comm_support import RecordingComms, kids_sent
 
-from nbacp.widgets import card_code, shared
+from nbacp.widgets import card_code, card_model, shared
 from nbacp.widgets.auth_card import AuthCard
 from nbacp.widgets.form_card import FormCard
 from nbacp.widgets.permission_card import PermissionCard
@@ -36,6 +39,31 @@ def test_a_card_is_an_instance_of_its_own_class_not_of_a_class_made_for_it() -> 
         assert type(card) is cls
         assert card._anywidget_id == f"{cls.__module__}.{cls.__name__}"  # type: ignore[attr-defined]
         assert card._esm == card_code.card_module()  # type: ignore[attr-defined]
+
+
+def test_a_card_skips_anywidgets_init_only_where_it_would_add_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``AnyWidget.__init__`` makes three trait objects per instance for traits a card declares on
+    its class; a card made through it (Colab, or a class with anywidget commands) has the same state."""
+    quick = [FormCard("Name it", SCHEMA), PermissionCard(ToolCallUpdate(tool_call_id="t1", title="ls"), [])]
+    monkeypatch.setattr(card_model, "_anywidget_init_needed", lambda cls: True)
+    full = [FormCard("Name it", SCHEMA), PermissionCard(ToolCallUpdate(tool_call_id="t1", title="ls"), [])]
+    for made, through in zip(quick, full, strict=True):
+        assert type(made) is type(through)
+        assert made.get_state() == through.get_state()  # type: ignore[attr-defined]
+        assert made.get_state()["code"] == f"anywidget:{card_code.card_code().model_id}"  # type: ignore[attr-defined]
+        assert made.get_state()["layout"] == f"IPY_MODEL_{shared.layout().model_id}"  # type: ignore[attr-defined]
+    monkeypatch.undo()
+
+    class Commanded(FormCard):
+        @command
+        def ping(self, msg: object, buffers: list[bytes]) -> tuple[str, list[bytes]]:
+            return "pong", []
+
+    assert card_model._anywidget_init_needed(Commanded) and not card_model._anywidget_init_needed(FormCard)
+    monkeypatch.setitem(sys.modules, "google.colab.output", types.ModuleType("google.colab.output"))
+    assert card_model._anywidget_init_needed(FormCard)
+    for card in quick + full:
+        card.close()  # type: ignore[attr-defined]
 
 
 def _updates(comms: RecordingComms, widget: object) -> list[dict[str, object]]:

@@ -37,7 +37,7 @@ from nbacp.client.wire.guard import request_meta, request_schema
 from nbacp.client.wire.replies import Reply
 from nbacp.client.workspace import open_notebooks
 from nbacp.errors import InvalidSchemaError
-from nbacp.form import Form
+from nbacp.form.cache import FormCache
 from nbacp.widgets.card import Card
 
 log = logging.getLogger(__name__)
@@ -67,6 +67,7 @@ class Questions:
         self.url_cards: dict[str, Card[Any]] = {}  # by elicitation id, until the card settles
         self._policy_tasks: set[asyncio.Task[Any]] = set()
         self.notebook_tool_sessions: set[str] = set()  # sessions started with the notebook tools
+        self.forms = FormCache()  # a schema asked again is not parsed again
 
     # -- the methods ------------------------------------------------------------------
     async def create_elicitation(self, message: str, mode: Any) -> dict[str, Any]:
@@ -77,7 +78,7 @@ class Questions:
         if isinstance(mode, ElicitationFormSessionMode | ElicitationFormRequestMode):
             try:
                 # the raw schema keeps the ``_meta`` keys the SDK's model drops (codex's isSecret)
-                form = Form.from_schema(request_schema() or mode.requested_schema, request_meta())
+                form = self.forms.form(request_schema() or mode.requested_schema, request_meta())
             except InvalidSchemaError as exc:
                 raise RequestError.invalid_params({"details": str(exc)}) from None
             card: Card[Any] = widgets.FormCard(message, form, agent=self._who(session_id), opened=False)

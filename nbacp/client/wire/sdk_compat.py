@@ -171,15 +171,23 @@ def clean_elicitation(params: dict[str, Any]) -> list[str]:
     """Drop string ``format`` values outside the spec's four from a raw ``elicitation/create``.
 
     They are annotations (docs/protocol.md, 'Elicitation spec points'), but SDK 1.0 refuses the
-    whole request for one. Returns the property names whose format was dropped.
+    whole request for one. Returns the property names whose format was dropped. The schema the
+    agent sent is left as it was: ``params`` gets a new ``requestedSchema`` without those
+    formats (the guard keeps the original for the handler, which reads the annotation).
     """
     requested = params.get("requestedSchema")
     properties = requested.get("properties") if isinstance(requested, dict) else None
-    dropped: list[str] = []
-    if not isinstance(properties, dict):
-        return dropped
-    for name, prop in properties.items():
-        if isinstance(prop, dict) and "format" in prop and prop["format"] not in STRING_FORMATS:
-            del prop["format"]
-            dropped.append(str(name))
-    return dropped
+    if not isinstance(requested, dict) or not isinstance(properties, dict):
+        return []
+    dropped = [
+        name
+        for name, prop in properties.items()
+        if isinstance(prop, dict) and "format" in prop and prop["format"] not in STRING_FORMATS
+    ]
+    if dropped:
+        kept = {
+            name: {k: v for k, v in prop.items() if k != "format"} if name in dropped else prop
+            for name, prop in properties.items()
+        }
+        params["requestedSchema"] = {**requested, "properties": kept}
+    return [str(name) for name in dropped]

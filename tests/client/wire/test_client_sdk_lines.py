@@ -39,9 +39,12 @@ def test_clean_elicitation_drops_only_unknown_formats() -> None:
             }
         }
     }
+    sent = params["requestedSchema"]
     assert clean_elicitation(params) == ["a"]
     assert params["requestedSchema"]["properties"]["a"] == {"type": "string"}
     assert params["requestedSchema"]["properties"]["b"]["format"] == "email"
+    assert sent["properties"]["a"] == {"type": "string", "format": "x-colour"}  # what the handler reads
+    assert params["requestedSchema"]["properties"]["b"] is sent["properties"]["b"]  # nothing else copied
     assert clean_elicitation({"requestedSchema": None}) == []
 
 
