@@ -219,7 +219,7 @@ class Fold(Box):
 
 def forget(items: Iterable[Any]) -> None:
     """Replaced nodes leave the view: the page may forget them (their elements left with the
-    box's new children). Cards are not nodes: they close with the turn."""
+    box's new children). Cards are not nodes: an answered one leaves as its model closes."""
     for item in items:
         if isinstance(item, Node):
             sink = item._sink
@@ -248,6 +248,13 @@ def text_line(text: str, css: str) -> Text:
 def html_view(sanitized: str) -> Html:
     """A view of output of the sanitizing render only."""
     return Html(sanitized)
+
+
+def answered_line(summary: str, classes: Iterable[str]) -> Box:
+    """An answered card's place once its model is closed: its summary line as the card drew it
+    (docs/cards.md, 'State keys'): a box with the card's classes and ``nbacp-answered`` around
+    the summary's text, so the page shows the same line without the card's model."""
+    return Box((Text(summary, ("nbacp-summary",)),), (*classes, "nbacp-answered"))
 
 
 def cards_in(roots: Iterable[Any]) -> list[Any]:
