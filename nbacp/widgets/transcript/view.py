@@ -9,7 +9,8 @@ docs/turn-view.md). Cards stay their own models, drawn in their place by referen
 frames and pages that decide when and how the blocks are shown (``frames``), the dispatch of
 session updates to blocks (``dispatch``), the record of the turn (``record``), what the turn
 shows of terminals (``terminals``) and its subagents, each a block with a transcript of its own
-(``subagents``); a card is placed as it is and draws its own answer. ``add`` only updates
+(``subagents``); a card is placed as it is, and once settled its summary line (a node) takes its
+place and its model closes (``_watch``). ``add`` only updates
 model state (O(size of the update)); nodes change in frames (see ``frames``).
 """
 
