@@ -146,3 +146,20 @@ def test_a_card_made_unopened_opens_when_first_shown_and_never_once_closed(comms
     with pytest.raises(AttributeError):
         closed.model_id  # noqa: B018
     assert closed.comm is None
+
+
+def test_a_view_that_arrives_after_the_answer_gets_the_line_not_the_card(comms: RecordingComms) -> None:
+    """A reloaded page or a second tab asks for the tree: it names no closed card, only its line."""
+    view = Transcript(prompt="go")
+    card = FormCard("Name it", SCHEMA)
+    view.add_card(card)
+    card_id = card.comm.comm_id  # type: ignore[union-attr]
+    card.fill("x", "pipeline")
+    assert card.accept()
+    before = len(comms.sent)
+    comms.custom(view, {"type": "sync"})
+    (snapshot,) = [m.data["content"] for m in comms.sent[before:] if "snap" in m.data.get("content", {})]
+    kids = [kid for op in snapshot["snap"] if op[0] == "n" for kid in op[2].get("k", [])]
+    assert card_id not in kids and not [kid for kid in kids if isinstance(kid, str)]
+    texts = [op[2].get("v") for op in snapshot["snap"] if op[0] == "n" and op[2].get("t") == "text"]
+    assert "Accepted: X = pipeline" in texts
