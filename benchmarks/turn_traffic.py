@@ -13,7 +13,7 @@ from typing import Any
 import nbacp
 from benchmarks.comms import counting_comms
 from benchmarks.roundtrip import AskingAgent, answer_card, check_accepts
-from nbacp.client import turn as turn_module
+from nbacp.client.turns import turn as turn_module
 
 
 class _Handle:

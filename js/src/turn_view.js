@@ -176,7 +176,11 @@ export function renderTurn({ model, el, host, cardRender }) {
     const [code, id, value] = op;
     if (code === "n") return make(id, value);
     if (code === "x") {
-      for (const gone of Array.isArray(value) ? value : []) nodes.delete(gone);
+      // nodes by id; an answered card by its model id (its line took its place: its element goes)
+      for (const gone of Array.isArray(value) ? value : []) {
+        if (typeof gone === "string") cards.delete(gone);
+        else nodes.delete(gone);
+      }
       return;
     }
     const shown = nodes.get(id);

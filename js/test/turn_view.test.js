@@ -148,6 +148,38 @@ test("a card is drawn by reference in its place, once per view, and kept across 
   expect(el.querySelector(".nbacp-card")).toBe(drawn);
 });
 
+test("an answered card's line takes its place and the view forgets the card's element", async () => {
+  const model = turnModel();
+  const { el, host } = show(model);
+  model.kernel({
+    seq: 1,
+    snap: [
+      ["n", 1, { t: "box", c: ["nbacp-page"], k: ["abc123"] }],
+      ["n", 0, { t: "box", k: [1] }],
+    ],
+  });
+  await new Promise((r) => setTimeout(r, 0));
+  const page = el.querySelector(".nbacp-page");
+  expect(page.textContent).toBe("card anywidget:abc123");
+  model.kernel({
+    seq: 2,
+    ops: [
+      ["n", 3, { t: "text", c: ["nbacp-summary"], v: "Accepted: Ada" }],
+      ["n", 2, { t: "box", c: ["nbacp-card", "nbacp-kind-form", "nbacp-form", "nbacp-answered"], k: [3] }],
+      ["k", 1, [2]],
+      ["x", 0, ["abc123"]],
+    ],
+  });
+  expect([...page.children].map((c) => c.className)).toEqual([
+    "nbacp-tv-box nbacp-card nbacp-kind-form nbacp-form nbacp-answered",
+  ]);
+  expect(page.querySelector(".nbacp-kind-form .nbacp-summary").textContent).toBe("Accepted: Ada");
+  // a later list naming the card again draws it anew: the old element was forgotten
+  model.kernel({ seq: 3, ops: [["k", 1, [2, "abc123"]]] });
+  await new Promise((r) => setTimeout(r, 0));
+  expect(host.asked).toEqual(["anywidget:abc123", "anywidget:abc123"]);
+});
+
 test("the record takes the live view's place, and a view of an ended turn asks for nothing", () => {
   const model = turnModel();
   const { el, teardown } = show(model);

@@ -17,6 +17,7 @@ in its place and closes it (docs/notebooks.md, 'What a card costs').
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 import time
 from collections.abc import Callable, Generator, Mapping
@@ -231,6 +232,12 @@ class Card(CardModel, Generic[T]):
         callbacks, self._on_settle = self._on_settle, _NONE
         for callback in callbacks:
             callback(self.summary)
+
+    def line_classes(self) -> tuple[str, ...]:
+        """The classes of this card's element as the page draws it (js/src/base.js: ``nbacp-card``
+        and its kind's), with the model's own: an answered card's line keeps its look without it."""
+        kind = re.sub("[^a-z]", "", str(self.spec.get("kind") or "none"))
+        return ("nbacp-card", f"nbacp-kind-{kind}", *self._dom_classes)
 
     def on_settle(self, callback: Callable[[str], None]) -> None:
         """Run ``callback(summary)`` once the interaction is over (at once if it already is): a

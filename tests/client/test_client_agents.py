@@ -20,7 +20,7 @@ from typing import Any
 import ipywidgets as widgets
 import pytest
 from support import SUPPORT
-from support.comm_support import walk
+from support.comm_support import answered_lines, walk
 from support.feature_agents import FeatureAgent
 from support.loopback import loopback_server
 from support.peers import PermissionAgent
@@ -108,10 +108,12 @@ async def test_prompt_auth_required_puts_the_card_in_the_turn() -> None:
     assert [(kind, answer) for kind, _, answer in result.answers] == [
         ("auth", "Authenticating with: Sign in with ChatGPT")
     ]
-    shown = list(walk(session.turn.transcript)) if session.turn else []
-    # answered: the card keeps its place and draws its summary line (docs/cards.md, 'State keys')
-    lines = [(w.phase, w.summary) for w in shown if isinstance(w, AuthCard)]
-    assert lines == [("answered", "Authenticating with: Sign in with ChatGPT")]
+    assert session.turn is not None
+    # answered: the card's place holds its summary line, and no card is left (docs/turn-view.md)
+    assert not [w for w in walk(session.turn.transcript) if isinstance(w, AuthCard)]
+    lines = answered_lines(session.turn.transcript)
+    assert lines == [(("nbacp-card", "nbacp-kind-auth", "nbacp-auth-card", "nbacp-answered"), result.answers[0].line)]
+    assert result.answers[0].line == "Authenticating with: Sign in with ChatGPT"
 
 
 async def test_refusing_to_authenticate_fails_with_the_agents_message() -> None:

@@ -137,6 +137,19 @@ def walk(root: Any) -> list[Any]:
     return found
 
 
+def answered_lines(root: Any) -> list[tuple[tuple[str, ...], str]]:
+    """The answered cards' lines under ``root``, in tree order: (the line's classes, its summary)
+    (a card's place once its model closed: docs/turn-view.md, 'Answered cards')."""
+    _, nodes = _transcript()
+    found = []
+    for item in walk(root):
+        if isinstance(item, nodes.Box) and "nbacp-answered" in item._dom_classes:
+            (line,) = item.children
+            assert isinstance(line, nodes.Text) and line._dom_classes == ("nbacp-summary",)
+            found.append((item._dom_classes, line.value))
+    return found
+
+
 def texts(root: Any) -> list[str]:
     """Every string a view would show as text, in tree order (a turn view's text nodes and fold titles)."""
     out: list[str] = []

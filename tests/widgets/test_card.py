@@ -10,7 +10,7 @@ import types
 import pytest
 from acp.schema import PermissionOption, ToolCallUpdate
 from anywidget.experimental import command
-from support.comm_support import RecordingComms, kids_sent
+from support.comm_support import RecordingComms, Sent, answered_lines, kids_sent, turn_ops
 
 from nbacp.widgets import card_code, card_model, shared
 from nbacp.widgets.auth_card import AuthCard
@@ -66,9 +66,9 @@ def test_a_card_skips_anywidgets_init_only_where_it_would_add_nothing(monkeypatc
         card.close()  # type: ignore[attr-defined]
 
 
-def _updates(comms: RecordingComms, widget: object) -> list[dict[str, object]]:
-    """The state updates Python sent ``widget``'s page model."""
-    comm_id = widget.comm.comm_id  # type: ignore[attr-defined]
+def _updates(comms: RecordingComms, widget: object, comm_id: str | None = None) -> list[dict[str, object]]:
+    """The state updates Python sent ``widget``'s page model (``comm_id``: once it is closed)."""
+    comm_id = comm_id or widget.comm.comm_id  # type: ignore[attr-defined]
     return [
         m.data["state"]
         for m in comms.sent
@@ -80,14 +80,19 @@ def _children_updates(comms: RecordingComms) -> int:
     return len(kids_sent(comms.sent))
 
 
-async def test_an_answered_card_in_a_transcript_draws_its_own_line_in_one_update(comms: RecordingComms) -> None:
+FORM_LINE = ("nbacp-card", "nbacp-kind-form", "nbacp-form", "nbacp-answered")
+"""An answered form card's line: the classes of the card's element as its page drew it (js/src/base.js)."""
+
+
+async def test_an_answered_card_in_a_transcript_becomes_its_line_and_its_model_closes(comms: RecordingComms) -> None:
     view = Transcript(prompt="go")
     card = FormCard("Name it", SCHEMA)
     view.add_card(card)
     assert card in view.shown
+    card_id = card.comm.comm_id  # type: ignore[union-attr]
     card.fill("x", "pipeline")
-    pages, sent = _children_updates(comms), len(_updates(comms, card))
-    # the answer arrives on another thread (a kernel subshell): only the card's own model changes
+    sent = len(_updates(comms, card))
+    # the answer arrives on another thread (a kernel subshell): the line is placed on the loop's
     thread = threading.Thread(target=card.accept)
     thread.start()
     thread.join()
@@ -95,36 +100,34 @@ async def test_an_answered_card_in_a_transcript_draws_its_own_line_in_one_update
     for _ in range(3):
         await asyncio.sleep(0)
     view.flush()
-    (answered,) = _updates(comms, card)[sent:]  # one state update: the page draws the line from it
+    (answered,) = _updates(comms, card, card_id)[sent:]  # the card's page saw its answer first
     assert answered["phase"] == "answered" and answered["summary"] == "Accepted: X = pipeline"
-    assert answered["spec"] == {"kind": "form"} and answered["draft"] == {}
-    assert _children_updates(comms) == pages  # the transcript did not change
-    assert view.shown[-1] is card and card.comm is not None  # one model: the card, in its place
-    assert card.form.fields["x"].title == "X"  # the card object stays readable
-    shared.close_tree([view])
-    assert card.comm is None  # it closes with the transcript
+    # then the turn's patch put the line in its place, and only after it the card's model closed
+    order = [(m.msg_type, m.comm_id == card_id, bool(turn_ops(m))) for m in comms.sent]
+    patch = max(i for i, (kind, _, ops) in enumerate(order) if ops)
+    assert order.index(("comm_close", True, False)) > patch
+    ops = turn_ops(comms.sent[patch])
+    assert ["x", 0, [card_id]] in ops  # the page forgets the card's element
+    assert answered_lines(view) == [(FORM_LINE, "Accepted: X = pipeline")]
+    assert card not in view.shown and card.comm is None
+    assert (card.summary, card.response) == ("Accepted: X = pipeline", card.response)  # held by the caller only
 
 
-def test_without_a_running_loop_an_answered_card_stays_in_its_place() -> None:
+def test_without_a_running_loop_an_answered_card_becomes_its_line_at_once() -> None:
     view = Transcript(prompt="go")
     card = FormCard("Name it", SCHEMA)
     view.add_card(card)
     card.decline()
-    assert view.shown[-1] is card and card.settled and card.summary == "Declined."
+    assert card.settled and card.summary == "Declined." and card.comm is None
+    assert answered_lines(view) == [(FORM_LINE, "Declined.")]
 
 
-async def test_a_card_answered_before_it_opens_reaches_the_page_once_with_the_next_frame(comms: RecordingComms) -> None:
+async def test_a_card_answered_before_it_is_placed_reaches_the_page_only_as_its_line(comms: RecordingComms) -> None:
     view = Transcript(prompt="go")
     card = FormCard("Name it", SCHEMA, opened=False)  # as the client makes it, to offer it to a policy first
-    assert card.comm is None
     with card.hold_sync():
         card.fill("x", "pipeline")
         assert card.accept()
-    card.open_model()
-    (opened,) = [m.data["state"] for m in comms.sent if m.comm_id == card.comm.comm_id and m.msg_type == "comm_open"]
-    assert opened["phase"] == "answered" and opened["spec"] == {"kind": "form"}
-    assert opened["summary"] == "Accepted: X = pipeline"
-    assert _updates(comms, card) == []  # the answer went with the model's first message
     pages, framed, flush = _children_updates(comms), asyncio.Event(), view.flush
 
     def frame() -> None:
@@ -136,7 +139,27 @@ async def test_a_card_answered_before_it_opens_reaches_the_page_once_with_the_ne
     assert _children_updates(comms) == pages  # nobody waits for an answered card: it goes with the next frame
     async with asyncio.timeout(5):
         await framed.wait()
-    assert _children_updates(comms) == pages + 1 and view.shown[-1] is card
+    assert _children_updates(comms) == pages + 1 and answered_lines(view) == [(FORM_LINE, "Accepted: X = pipeline")]
+    assert card.comm is None and not [m for m in comms.sent if m.msg_type == "comm_open" and _is_card(m)]
+
+
+def _is_card(sent: Sent) -> bool:
+    return str(sent.data.get("state", {}).get("_anywidget_id", "")).startswith("nbacp.widgets.form_card")
+
+
+def test_a_card_still_waiting_keeps_its_place_until_it_settles(comms: RecordingComms) -> None:
+    """A URL card consented to waits for the agent's completion with its own buttons: it stays a
+    card (the person can still act on it) until it settles."""
+    view = Transcript(prompt="go")
+    card = UrlConsentCard("Sign in", "https://example.com/login", "e1")
+    view.add_card(card)
+    card.consent()
+    assert card.phase == "sent" and view.shown[-1] is card and card.comm is not None
+    card.complete()
+    assert card.settled and card.comm is None and view.shown[-1] is not card
+    assert answered_lines(view) == [
+        (("nbacp-card", "nbacp-kind-url", "nbacp-url-card", "nbacp-answered"), card.summary)
+    ]
 
 
 def test_a_card_made_unopened_opens_when_first_shown_and_never_once_closed(comms: RecordingComms) -> None:
@@ -151,3 +174,20 @@ def test_a_card_made_unopened_opens_when_first_shown_and_never_once_closed(comms
     with pytest.raises(AttributeError):
         closed.model_id  # noqa: B018
     assert closed.comm is None
+
+
+def test_a_view_that_arrives_after_the_answer_gets_the_line_not_the_card(comms: RecordingComms) -> None:
+    """A reloaded page or a second tab asks for the tree: it names no closed card, only its line."""
+    view = Transcript(prompt="go")
+    card = FormCard("Name it", SCHEMA)
+    view.add_card(card)
+    card_id = card.comm.comm_id  # type: ignore[union-attr]
+    card.fill("x", "pipeline")
+    assert card.accept()
+    before = len(comms.sent)
+    comms.custom(view, {"type": "sync"})
+    (snapshot,) = [m.data["content"] for m in comms.sent[before:] if "snap" in m.data.get("content", {})]
+    kids = [kid for op in snapshot["snap"] if op[0] == "n" for kid in op[2].get("k", [])]
+    assert card_id not in kids and not [kid for kid in kids if isinstance(kid, str)]
+    texts = [op[2].get("v") for op in snapshot["snap"] if op[0] == "n" and op[2].get("t") == "text"]
+    assert "Accepted: X = pipeline" in texts

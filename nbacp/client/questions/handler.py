@@ -191,9 +191,11 @@ class Questions:
         if reply is not None or self.max_answer_bytes is not None:
             card.response_check = (reply or Reply(self.max_answer_bytes)).check
         # The policy first, then the page model (a card made with opened=False): a card answered
-        # at once reaches the page once, already its summary line; any other card shows now.
+        # at once never needs its own (a turn shows its summary line as a node of its view;
+        # anything that displays it opens it); any other card shows now.
         self._offer(card)
-        card.open_model()
+        if not card.settled:
+            card.open_model()
         if surface is not None and child is not None and explicit is None:
             surface.add_child_card(child, card)
         elif surface is not None:

@@ -22,6 +22,15 @@ from nbacp.render.turn_record_html import header_html, header_text
 from nbacp.widgets.shared import close_tree
 from nbacp.widgets.toolbar import SessionToolbar
 
+ENDED_VIEWS = 16
+"""Ended turns' views a session keeps open for pages that re-read them (docs/reload.md): a page
+needs one only while the notebook it shows holds that turn as a widget view, i.e. it was saved
+during the turn and not since (the page that started the turn saves the static record; JupyterLab
+autosaves every 120 s). The kernel is never told what a file holds, so it keeps the last 16: more
+than a person's turns between two saves, and each is one model holding its record's tree. An
+older view is closed, and a page still showing it hides that output (the record stays in the
+page that started the turn)."""
+
 
 class SessionControls:
     """Mixin for Session: ``modes``, ``set_mode``, ``config_options``, ``set_config``, ``models``, ``set_model``."""
@@ -131,11 +140,16 @@ class SessionControls:
 
     def keep_ended(self, view: Widget) -> None:
         """An ended turn's view, still showing its record to pages that re-read the model
-        (docs/reload.md): closed when the session is settled, at once if it already is."""
+        (docs/reload.md): the last ``ENDED_VIEWS`` are kept until the session is settled, an
+        older one is closed; at once if the session already is settled."""
         if self._settled:
             close_tree([view])
-        else:
-            self._ended.append(view)
+            return
+        self._ended.append(view)
+        if len(self._ended) > ENDED_VIEWS:
+            oldest = self._ended[:-ENDED_VIEWS]
+            del self._ended[:-ENDED_VIEWS]
+            close_tree(oldest)
 
     def settle_toolbar(self) -> None:
         """The session is over: its toolbar's output becomes one static line of the last settings

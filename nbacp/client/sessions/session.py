@@ -60,7 +60,7 @@ class Session(SessionControls):
         self.cwd = cwd
         self.response = response
         self.turn: Turn | None = None
-        self._ended = []  # ended turns' views, until the session is settled (SessionControls.keep_ended)
+        self._ended = []  # ended turns' views, the last 16 until the session is settled (SessionControls.keep_ended)
         self._stopped: Turn | None = None  # the turn session/cancel was sent for, until it ends
         self.header = SessionHeader()
         # facts between turns (docs/record.md)

@@ -204,12 +204,13 @@ class Turn:
         The page that started the turn gets the record through the display id (what it saves is
         static). Display ids are not saved, so a page that shows the cell's saved outputs
         (reloaded, reopened, a second tab) holds the live view's model instead: the model itself
-        shows the record (``Transcript.show_record``) and stays open, two models and the record's
-        HTML, until the session is settled (docs/reload.md); pages with nbacp's front-end piece
-        replace it with the record themselves (``end_turn``, :mod:`nbacp.kernel.turn_pages`). In
-        plain Python, where nothing showed it, the transcript is closed at once: ipywidgets'
-        registry would keep it for the life of the kernel, and its Python side (text, answers,
-        record) stays readable after ``close()`` (docs/notebooks.md, 'What a card costs')."""
+        shows the record (``Transcript.show_record``: its blocks forgotten) and stays open, one
+        model and the record's tree, among the session's last 16 until it is settled
+        (docs/reload.md); pages with nbacp's front-end piece replace it with the record
+        themselves (``end_turn``, :mod:`nbacp.kernel.turn_pages`). In plain Python, where nothing
+        showed it, the transcript is closed at once: ipywidgets' registry would keep it for the
+        life of the kernel, and its Python side (text, answers, record) stays readable after
+        ``close()`` (docs/notebooks.md, 'What a card costs')."""
         if self._view_handle is None:
             close_tree([self.transcript])
             return

@@ -40,11 +40,16 @@ class Block:
 
 
 class CardBlock(Block):
-    """A widget placed as it is: an interactive card, which draws its own summary line once
-    answered (one model, one state update: docs/cards.md, 'State keys'), or a fixed widget."""
+    """A widget placed as it is: an interactive card, or a fixed widget. Once a card is answered
+    its place holds its summary line instead (``answered``: a node, the card's model closed)."""
 
     def __init__(self, card: Any) -> None:
         self.widget = card
+
+    def answered(self, line: Node) -> Any:
+        """Show ``line`` in the card's place; returns the card, which the block no longer holds."""
+        card, self.widget = self.widget, line
+        return card
 
     def render(self) -> None:
         return None

@@ -53,6 +53,16 @@ class Frames:
             self._handle.cancel()
             self._handle = None
 
+    @property
+    def stopped(self) -> bool:
+        """Whether nothing more is rendered into the host (``stop``)."""
+        return self._stopped
+
+    def forget(self) -> None:
+        """Render nothing more and let every block go (the turn ended: only its record is kept)."""
+        self.stop()
+        self._blocks, self._index, self._dirty, self._stale, self._pages = [], {}, {}, set(), []
+
     # -- changes -----------------------------------------------------------------------
     def append(self, block: Block) -> None:
         """Show ``block`` after every block so far (from the next frame)."""

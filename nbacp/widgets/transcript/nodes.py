@@ -36,12 +36,14 @@ class Sink(Protocol):
 class Node:
     """Base: ``id`` is 0 until the node is attached to a view."""
 
+    # slots: a long turn holds thousands of nodes (a line per answered card), each without a dict
+    __slots__ = ("_classes", "_sink", "id")
     kind = ""
-    id = 0
-    _sink: Sink | None = None
 
     def __init__(self, classes: Iterable[str] = ()) -> None:
         self._classes = tuple(classes)
+        self._sink: Sink | None = None
+        self.id = 0
 
     @property
     def _dom_classes(self) -> tuple[str, ...]:
@@ -106,6 +108,7 @@ class Node:
 class Text(Node):
     """One line of plain text: a text node on the page (never HTML, never typeset)."""
 
+    __slots__ = ("_value",)
     kind = "text"
 
     def __init__(self, value: str = "", classes: Iterable[str] = ()) -> None:
@@ -132,6 +135,7 @@ class Html(Node):
     render_code), which escapes agent text. It goes to the page as a tree of plain values
     (``nbacp.render.html_tree``), which the page builds without parsing markup."""
 
+    __slots__ = ("_value",)
     kind = "html"
 
     def __init__(self, value: str = "", classes: Iterable[str] = ()) -> None:
@@ -156,6 +160,7 @@ class Html(Node):
 class Box(Node):
     """Nodes (and cards) one under the other."""
 
+    __slots__ = ("_children",)
     kind = "box"
 
     def __init__(self, children: Iterable[Any] = (), classes: Iterable[str] = ()) -> None:
@@ -189,6 +194,7 @@ class Fold(Box):
     """A collapsible box: ``titles[0]`` heads it (plain text); open when ``selected_index`` is 0
     (named as ipywidgets' Accordion names them, for the same readings)."""
 
+    __slots__ = ("_open", "_title")
     kind = "fold"
 
     def __init__(
@@ -219,7 +225,7 @@ class Fold(Box):
 
 def forget(items: Iterable[Any]) -> None:
     """Replaced nodes leave the view: the page may forget them (their elements left with the
-    box's new children). Cards are not nodes: they close with the turn."""
+    box's new children). Cards are not nodes: an answered one leaves as its model closes."""
     for item in items:
         if isinstance(item, Node):
             sink = item._sink
@@ -248,6 +254,13 @@ def text_line(text: str, css: str) -> Text:
 def html_view(sanitized: str) -> Html:
     """A view of output of the sanitizing render only."""
     return Html(sanitized)
+
+
+def answered_line(summary: str, classes: Iterable[str]) -> Box:
+    """An answered card's place once its model is closed: its summary line as the card drew it
+    (docs/cards.md, 'State keys'): a box with the card's classes and ``nbacp-answered`` around
+    the summary's text, so the page shows the same line without the card's model."""
+    return Box((Text(summary, ("nbacp-summary",)),), (*classes, "nbacp-answered"))
 
 
 def cards_in(roots: Iterable[Any]) -> list[Any]:

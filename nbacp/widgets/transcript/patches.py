@@ -63,6 +63,7 @@ class Patches:
         """Forget the tree: nothing more is sent (the record took the view's place)."""
         self._ops.clear()
         list(self.root.detach())
+        self.root.children = ()  # detached: nothing is sent, and the nodes are let go
 
 
 def _define(node: Node, ops: list[Op]) -> None:

@@ -183,15 +183,22 @@ class Subagents:
         block.message(message_id, heading, text, chunk=chunk)
         self.frames.mark(block)
 
-    def card(self, child_id: str, card: Any) -> bool:
-        """Place a child's card in its block; False when the child has no block here."""
+    def card(self, child_id: str, card: CardBlock, *, now: bool) -> Callable[[], None] | None:
+        """Place a child's card in its block (laid out at once when ``now``); returns what lays it
+        out again once its widget changed (an answered card's line), or None when the child has no
+        block here."""
         block = self.blocks.get(child_id)
         if block is None:
-            return False
+            return None
         block.dispatch.close_message()
         self.frames.mark(block)
-        block.frames.place(CardBlock(card), now=getattr(card, "settled", False) is not True)
-        return True
+        block.frames.place(card, now=now)
+
+        def changed() -> None:
+            block.frames.relayout(card)
+            self.frames.mark(block)
+
+        return changed
 
     def tool_shown(self, tool_call_id: str) -> None:
         """A tool call of the parent came: the children it started and that came first move under it."""

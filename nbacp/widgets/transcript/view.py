@@ -9,12 +9,14 @@ docs/turn-view.md). Cards stay their own models, drawn in their place by referen
 frames and pages that decide when and how the blocks are shown (``frames``), the dispatch of
 session updates to blocks (``dispatch``), the record of the turn (``record``), what the turn
 shows of terminals (``terminals``) and its subagents, each a block with a transcript of its own
-(``subagents``); a card is placed as it is and draws its own answer. ``add`` only updates
+(``subagents``); a card is placed as it is, and once settled its summary line (a node) takes its
+place and its model closes (``_watch``). ``add`` only updates
 model state (O(size of the update)); nodes change in frames (see ``frames``).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -30,12 +32,13 @@ from nbacp.render.markdown import render_markdown
 from nbacp.render.tool_calls import ActivityLog
 from nbacp.updates import UpdateLog, UpdateView
 from nbacp.widgets import card_code, shared
+from nbacp.widgets.card import Card
 from nbacp.widgets.shared import close_tree
 from nbacp.widgets.transcript import describe
 from nbacp.widgets.transcript.blocks import CardBlock, LineBlock
 from nbacp.widgets.transcript.dispatch import CONNECTION_LOG, Dispatch
 from nbacp.widgets.transcript.frames import FRAME, Frames
-from nbacp.widgets.transcript.nodes import Box, Node, cards_in, html_view, text_line
+from nbacp.widgets.transcript.nodes import Box, Node, answered_line, cards_in, html_view, text_line
 from nbacp.widgets.transcript.patches import Patches
 from nbacp.widgets.transcript.record import TurnRecord
 from nbacp.widgets.transcript.subagents import Subagents
@@ -80,6 +83,11 @@ class Transcript(anywidget.AnyWidget):
         if marimo_runtime.running_in_marimo():  # its view's "sync" must reach it while the cell awaits
             marimo_runtime.forward_model(str(self.model_id))
         self._patches = Patches(lambda message: self.send(message))
+        self._retired: list[Any] = []  # answered cards whose line replaced them: closed after the next patch
+        try:  # where frames run: a card answered on another thread (a subshell) hands its line over to it
+            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            self._loop = None
         self.prompt = prompt
         self.seal_at = seal_at
         self._owns_log = updates is None
@@ -197,21 +205,64 @@ class Transcript(anywidget.AnyWidget):
     def add_child_card(self, child_id: str, card: Any) -> None:
         """A card a subagent waits on, in its block (after everything so far when it has none here)."""
         self._dispatch.close_message()
-        if not self._subagents.card(child_id, card):
-            self._frames.place(CardBlock(card), now=getattr(card, "settled", False) is not True)
+        block, now = CardBlock(card), getattr(card, "settled", False) is not True
+        relayout = self._subagents.card(child_id, block, now=now)
+        if relayout is None:
+            self._frames.place(block, now=now)
+            relayout = lambda: self._frames.relayout(block)  # noqa: E731
+        self._watch(block, relayout)
 
     def add_card(self, card: Any) -> None:
         """Place an interactive card after everything received so far: now, since a person may
         be waiting for it; a card already answered (by a policy) in the next frame, as any other
-        block. It keeps its place: once answered it draws its own summary line (one state update
-        of its own model; docs/cards.md, 'State keys'), and it closes with the transcript
-        (docs/notebooks.md, 'What a card costs')."""
+        block. Once answered (settled), its place holds its summary line, a node of this view,
+        and the card's model closes (``_watch``; docs/cards.md, 'State keys')."""
         self._dispatch.close_message()
-        self._frames.append(CardBlock(card))
+        block = CardBlock(card)
+        self._frames.append(block)
+        self._watch(block, lambda: self._frames.relayout(block))
         if getattr(card, "settled", False) is True:
             self._frames.schedule()
         else:
             self.flush()
+
+    def _watch(self, block: CardBlock, relayout: Callable[[], None]) -> None:
+        """Once the block's card is settled (its answer taken and noted), its summary line takes
+        its place and the card's model closes after the patch that shows the line: nothing here
+        keeps the card (its answers live on in the record). A card still open, or sent and
+        waiting (a URL card's completion, a review card's outcome), stays as it is."""
+        card = block.widget
+        if not isinstance(card, Card):
+            return
+
+        def settled(_summary: str) -> None:
+            self._on_loop(lambda: self._answered(block, relayout))
+
+        card.on_settle(settled)
+
+    def _answered(self, block: CardBlock, relayout: Callable[[], None]) -> None:
+        card = block.widget
+        if not isinstance(card, Card) or self._frames.stopped:  # ended: the turn closed its cards
+            return
+        block.answered(answered_line(card.summary, card.line_classes()))
+        relayout()
+        self._retired.append(card)
+        self._frames.schedule()
+
+    def _on_loop(self, step: Callable[[], None]) -> None:
+        """Run ``step`` where the frames run (now when that is here, or nothing runs a loop)."""
+        loop = self._loop
+        if loop is None or loop.is_closed() or not loop.is_running():
+            step()
+            return
+        try:
+            here = asyncio.get_running_loop()
+        except RuntimeError:
+            here = None
+        if here is loop:
+            step()
+        else:
+            loop.call_soon_threadsafe(step)
 
     def note_answers(self, answers: list[CardAnswer]) -> None:
         """An answered card's typed answers, for ``result.answers`` and the record (docs/record.md, 'Answers')."""
@@ -267,7 +318,12 @@ class Transcript(anywidget.AnyWidget):
     def flush(self) -> None:
         """Render every pending change now (one frame, one patch message)."""
         self._frames.render()
+        retired, self._retired = self._retired, []
+        gone = [str(card.comm.comm_id) for card in retired if card.comm is not None]
+        if gone:  # the page may forget the cards' places (their line is shown instead)
+            self._patches.op(["x", 0, gone])
         self._patches.flush()
+        close_tree(retired)  # after the patch: the page shows the line before the card's model goes
 
     def _handle_custom_msg(self, content: Any, buffers: Any) -> None:
         """A view asks for the whole tree (it just rendered: the first, a second tab, a reload)."""
@@ -276,10 +332,26 @@ class Transcript(anywidget.AnyWidget):
         super()._handle_custom_msg(content, buffers)
 
     def close(self) -> None:
-        """Close the turn's model and its cards' (they are shown only inside it)."""
-        cards = cards_in(self._patches.root.children) if hasattr(self, "_patches") else []
+        """Close the turn's model and its cards' (they are shown only inside it). The nodes stay
+        readable (``shown``, ``root``) for whoever holds the closed view, as its text, answers
+        and record do; an ended view shown in a page forgets them (``show_record``)."""
+        if not hasattr(self, "_patches"):  # ipywidgets' __init__ failed before ours ran
+            super().close()
+            return
+        cards = [*cards_in(self._patches.root.children), *self._retired]
+        self._retired = []
         super().close()
         close_tree(cards)
+
+    def _forget_view(self) -> None:
+        """Let the blocks, their nodes and cards go: after the end only the record is read."""
+        self._frames.forget()
+        self._patches.drop()
+        self._retired = []
+        self._dispatch = Dispatch(
+            self._frames, self._record, self._terminals, seal_at=self.seal_at, agent_labelled=True
+        )
+        self._subagents = Subagents(self._frames, self._dispatch, self._record.events, self.seal_at, lambda: None)
 
     def show_record(self, html: str) -> None:
         """The turn is over: this same model now shows the record, its blocks forgotten and its cards closed.
@@ -290,9 +362,8 @@ class Transcript(anywidget.AnyWidget):
         already be safe (``nbacp.render.turn_record_html``).
         """
         self.flush()
-        self._frames.stop()
-        cards = cards_in(self._patches.root.children)
-        self._patches.drop()
+        cards = [*cards_in(self._patches.root.children), *self._retired]
+        self._forget_view()
         box: Any = self  # ipywidgets' traits are untyped
         with self.hold_sync():
             box.record = html_tree(html)
