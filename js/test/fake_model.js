@@ -26,8 +26,8 @@ export function fakeModel(state) {
     send(msg) {
       model.sent.push(msg);
     },
-    emit(name) {
-      for (const fn of [...(handlers.get(name) ?? [])]) fn();
+    emit(name, ...args) {
+      for (const fn of [...(handlers.get(name) ?? [])]) fn(...args);
     },
     /** What Python does: assign a new value, which syncs down and fires change. */
     fromPython(key, value) {

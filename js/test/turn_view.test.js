@@ -3,35 +3,16 @@
 // patches, agent text as text nodes only, cards drawn by reference in their place.
 import { afterEach, expect, test } from "vitest";
 import card from "../src/card.js";
+import { fakeModel } from "./fake_model.js";
 
 afterEach(() => document.body.replaceChildren());
 
-/** A turn model: get/on/off/send, and what the kernel would send (custom messages, record). */
+/** A turn model: the shared fake model, plus what the kernel would send (custom messages, record). */
 function turnModel() {
-  const data = { record: [], code: "anywidget:code" };
-  const handlers = new Map();
-  const model = {
-    sent: [],
-    get: (key) => data[key],
-    on(name, fn) {
-      if (!handlers.has(name)) handlers.set(name, new Set());
-      handlers.get(name).add(fn);
-    },
-    off(name, fn) {
-      handlers.get(name)?.delete(fn);
-    },
-    send(msg) {
-      model.sent.push(msg);
-    },
-    kernel(content) {
-      for (const fn of [...(handlers.get("msg:custom") ?? [])]) fn(content);
-    },
-    setRecord(html) {
-      data.record = html;
-      for (const fn of [...(handlers.get("change:record") ?? [])]) fn();
-    },
-    listeners: () => [...handlers.values()].reduce((n, s) => n + s.size, 0),
-  };
+  const model = fakeModel({ record: [], code: "anywidget:code" });
+  model.kernel = (content) => model.emit("msg:custom", content);
+  model.setRecord = (html) => model.set("record", html);
+  model.listeners = model.listenerCount;
   return model;
 }
 

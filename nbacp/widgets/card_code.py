@@ -68,37 +68,31 @@ def own_code_in_marimo(kwargs: dict[str, Any]) -> None:
         kwargs.setdefault("code", "")
 
 
-# Every card's own module: renders the card's model with the shared code's ``render``.
-# anywidget >= 0.11 hands ``render`` a ``host`` whose ``getWidget("anywidget:<id>")`` waits for
-# that model's ``initialize`` and gives what it returned (``{render}``, see js/src/card.js).
-CARD_STUB = """export default {
-  async render({ model, el, host }) {
-    const ref = model.get("code");
-    if (!ref || !host) {
-      el.textContent = "This card needs nbacp's card code: run the cell again.";
-      return;
-    }
-    const code = await host.getWidget(ref);
-    return code.exports.render({ model, el });
-  },
-};
-"""
+def _stub(what: str, call: str) -> str:
+    """A model's own module: it renders through the shared code model's ``call``.
+
+    anywidget >= 0.11 hands ``render`` a ``host`` whose ``getWidget("anywidget:<id>")`` waits for
+    that model's ``initialize`` and gives what it returned (see js/src/card.js)."""
+    return (
+        "export default {\n"
+        "  async render({ model, el, host }) {\n"
+        '    const ref = model.get("code");\n'
+        "    if (!ref || !host) {\n"
+        f'      el.textContent = "This {what} needs nbacp\'s code: run the cell again.";\n'
+        "      return;\n"
+        "    }\n"
+        "    const code = await host.getWidget(ref);\n"
+        f"    return code.exports.{call};\n"
+        "  },\n"
+        "};\n"
+    )
 
 
-# Every turn view's own module: renders the turn's model with the shared code's ``renderTurn``
-# (js/src/turn_view.js), handing it the ``host`` through which it draws the turn's cards.
-TURN_STUB = """export default {
-  async render({ model, el, host }) {
-    const ref = model.get("code");
-    if (!ref || !host) {
-      el.textContent = "This turn needs nbacp's code: run the cell again.";
-      return;
-    }
-    const code = await host.getWidget(ref);
-    return code.exports.renderTurn({ model, el, host });
-  },
-};
-"""
+CARD_STUB = _stub("card", "render({ model, el })")
+"""Every card's own module: renders the card's model with the shared code's ``render``."""
+TURN_STUB = _stub("turn", "renderTurn({ model, el, host })")
+"""Every turn view's own module: renders the turn's model with the shared code's ``renderTurn``
+(js/src/turn_view.js), handing it the ``host`` through which it draws the turn's cards."""
 
 
 def _host_lookup() -> bool:
