@@ -7,7 +7,8 @@ the rest of nbacp free of marimo (which is never imported unless a marimo kernel
 Modules: :mod:`.detect` (whether code runs in a marimo cell, without importing marimo where it
 is not loaded), :mod:`.forwarding` (widget messages of nbacp's models let through while a cell
 awaits: marimo's control loop handles one command at a time), :mod:`.output` (showing an
-object in the running cell's output, with a handle that replaces it later) and :mod:`.wait`
+object in the running cell's output, with a handle that replaces it later), :mod:`.namespace`
+(the notebook's globals, for the kernel tools) and :mod:`.wait`
 (a person's answer awaited in a cell: forwarding on, marimo's stop button as cancellation).
 """
 
@@ -15,7 +16,8 @@ from __future__ import annotations
 
 from nbacp.marimo_runtime.detect import running_in_marimo
 from nbacp.marimo_runtime.forwarding import forward_model
+from nbacp.marimo_runtime.namespace import notebook_globals
 from nbacp.marimo_runtime.output import show
 from nbacp.marimo_runtime.wait import refuse_to_wait_in_cell, wait_in_cell
 
-__all__ = ["forward_model", "refuse_to_wait_in_cell", "running_in_marimo", "show", "wait_in_cell"]
+__all__ = ["forward_model", "notebook_globals", "refuse_to_wait_in_cell", "running_in_marimo", "show", "wait_in_cell"]
