@@ -34,8 +34,17 @@ class MarimoServer:
 
 
 @contextlib.contextmanager
-def marimo_edit(base: Path, name: str, source: str, *, theme: str = "light") -> Iterator[MarimoServer]:
-    """``marimo edit NAME --headless --no-token`` on a free loopback port, stopped (its process
+def marimo_edit(
+    base: Path,
+    name: str,
+    source: str,
+    *,
+    theme: str = "light",
+    mode: str = "edit",
+    env: dict[str, str] | None = None,
+) -> Iterator[MarimoServer]:
+    """``marimo edit NAME --headless --no-token`` (``mode="run"``: ``marimo run``, the app view)
+    on a free loopback port, with ``env`` added to the private environment, stopped (its process
     group: the server and its kernel) on exit."""
     require_marimo()
     home = base / "home"
@@ -47,9 +56,9 @@ def marimo_edit(base: Path, name: str, source: str, *, theme: str = "light") -> 
     port = free_port()
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [str(MARIMO), "edit", name, "--headless", "--no-token", "--port", str(port), "--host", "127.0.0.1"],
+            [str(MARIMO), mode, name, "--headless", "--no-token", "--port", str(port), "--host", "127.0.0.1"],
             cwd=home,
-            env=private_env(home),
+            env=private_env(home) | (env or {}),
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,

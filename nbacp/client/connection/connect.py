@@ -34,6 +34,7 @@ from nbacp.client.wire.transports import links as transports
 from nbacp.client.wire.transports.process import AgentProcess
 from nbacp.client.workspace.fs_handler import FileAccess
 from nbacp.errors import ConnectError
+from nbacp.marimo_runtime import on_cell_cleanup, running_in_marimo
 
 log = logging.getLogger(__name__)
 CLIENT_INFO = Implementation(name="nbacp", title="nbacp (Jupyter notebook)", version=__version__)
@@ -179,4 +180,6 @@ async def _open(
     conn.guard = guard
     guard.log.listeners.append(client.surfaces.note)
     conn.inbox_view = show_inbox(client)
+    if running_in_marimo():  # a re-run of the cell makes a new connection: this one closes (docs/marimo.md)
+        on_cell_cleanup(conn.close_soon)
     return conn

@@ -54,6 +54,7 @@ class Connection(SessionLifecycle):
         self.tap = tap
         self._settings: dict[str, SessionSettings] = {}
         self._stack = stack
+        self._closing: asyncio.Task[None] | None = None
         client.session_updates.on_update = self._follow_update
         self.guard: guarding.Guard | None = None  # set by connect(): checks every message from the agent
 
@@ -124,6 +125,13 @@ class Connection(SessionLifecycle):
                 session.settle_toolbar()
             view, self.inbox_view = self.inbox_view, None
             settle_inbox(self.client, view, self.agent_info.name if self.agent_info else "the agent")
+
+    def close_soon(self) -> None:
+        """Start :meth:`close` on the running loop without awaiting it (a synchronous hook's way);
+        the task is kept until it ends."""
+        if self.closed or self._closing is not None:
+            return
+        self._closing = asyncio.get_running_loop().create_task(self.close())
 
     async def __aenter__(self) -> Connection:
         return self

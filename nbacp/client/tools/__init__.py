@@ -24,6 +24,7 @@ from nbacp.client.turns.attachments import MAX_ROWS
 from nbacp.errors import ToolsNotSupportedError
 from nbacp.kernel import versions
 from nbacp.kernel.open_notebook import OpenNotebook
+from nbacp.marimo_runtime import running_in_marimo
 
 if TYPE_CHECKING:
     from nbacp.client.notebook_client import NotebookClient
@@ -82,10 +83,11 @@ def kernel_tools(
     ``notebook``: the way to the person's open notebook; with it the session also gets
     ``notebook_read`` and ``notebook_edit`` (every proposal reviewed on a card). Left out, in a
     kernel it is the notebook the prompt cell is in (docs/notebook-edits.md, 'The default
-    wiring'), outside one there is none; ``None``: no notebook tools.
+    wiring'), outside one and in marimo there is none; ``None``: no notebook tools.
     """
     if notebook is Default.OPEN_NOTEBOOK:
-        notebook = OpenNotebook() if versions.running_in_kernel() else None
+        # marimo's cells are out of reach (the notebook tools need JupyterLab's front-end piece)
+        notebook = OpenNotebook() if versions.running_in_kernel() and not running_in_marimo() else None
     return KernelTools(
         max_rows=max_rows, max_output=max_output, max_images=max_images, namespace=namespace, notebook=notebook
     )

@@ -1,4 +1,5 @@
-"""The person's namespace: IPython's ``user_ns`` in a kernel, ``__main__``'s globals elsewhere.
+"""The person's namespace: IPython's ``user_ns`` in a kernel, marimo's globals in a marimo
+notebook, ``__main__``'s globals elsewhere.
 
 Prompts name attached objects after the variable that holds them, and the kernel tools list,
 describe and run code in this namespace; both look it up here, at call time, so a kernel
@@ -10,9 +11,15 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from nbacp.marimo_runtime import notebook_globals, running_in_marimo
+
 
 def user_namespace() -> dict[str, Any]:
-    """The namespace a notebook cell runs in (``__main__`` when there is no IPython shell)."""
+    """The namespace a notebook cell runs in (``__main__`` when there is neither IPython nor marimo)."""
+    if running_in_marimo():
+        found = notebook_globals()
+        if found is not None:
+            return found
     if "IPython" in sys.modules:
         from IPython import get_ipython
 
