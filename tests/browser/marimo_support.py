@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -20,10 +21,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from playwright.sync_api import Locator, Page, expect
 from support.marimo_cli import MARIMO, private_env, require_marimo
 from support.ports import free_port
 
 START_TIMEOUT = 60.0
+TURN_TIMEOUT = 60_000
+OUTPUT = '[id^="output-"]'  # a cell's output area (its code editor holds the same words)
+SHOTS = Path("/work/shots")
 
 
 @dataclass
@@ -95,3 +100,17 @@ def stop_group(process: subprocess.Popen[bytes]) -> None:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
         process.wait(5)
+
+
+def card(page: Page, kind: str, text: str) -> Locator:
+    """The one card of ``kind`` (form, permission, url) whose text holds ``text``, once it shows."""
+    found = page.locator(f".nbacp-kind-{kind}").filter(has_text=text)
+    expect(found).to_have_count(1, timeout=TURN_TIMEOUT)
+    return found
+
+
+def keep_shot(target: Page | Locator, shot: Path) -> None:
+    """A screenshot in the test's folder, copied to /work/shots when that folder exists."""
+    target.screenshot(path=str(shot))
+    if SHOTS.is_dir():
+        shutil.copy(shot, SHOTS / shot.name)

@@ -10,18 +10,13 @@ told. The waits are for visible state; nothing rests on timing (docs/marimo.md).
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
-from marimo_support import marimo_edit
+from marimo_support import OUTPUT, TURN_TIMEOUT, card, keep_shot, marimo_edit
 from playwright.sync_api import Locator, Page, expect
 
 pytestmark = pytest.mark.marimo
-
-TURN_TIMEOUT = 60_000
-OUTPUT = '[id^="output-"]'  # a cell's output area (its code editor holds the same words)
-SHOTS = Path("/work/shots")
 
 HEADER = "import marimo\n\napp = marimo.App()\n\n"
 FOOTER = '\nif __name__ == "__main__":\n    app.run()\n'
@@ -120,13 +115,6 @@ async def _():
 )
 
 
-def card(page: Page, kind: str, text: str) -> Locator:
-    """The one card of ``kind`` (form, permission) whose text holds ``text``, once it shows."""
-    found = page.locator(f".nbacp-kind-{kind}").filter(has_text=text)
-    expect(found).to_have_count(1, timeout=TURN_TIMEOUT)
-    return found
-
-
 def choice(form: Locator, title: str) -> Locator:
     return form.locator(".nbacp-cc").filter(has=form.page.locator(".nbacp-cc-title", has_text=title))
 
@@ -195,13 +183,6 @@ def test_the_readme_lines_answered_by_clicking(page: Page, tmp_path: Path, theme
             expect(printed).to_contain_text(line)
         page.set_viewport_size({"width": 1280, "height": 2000})  # marimo scrolls inside its app: no full_page
         keep_shot(page, tmp_path / f"marimo-readme-{theme}.png")
-
-
-def keep_shot(target: Page | Locator, shot: Path) -> None:
-    """A screenshot in the test's folder, copied to /work/shots when that folder exists."""
-    target.screenshot(path=str(shot))
-    if SHOTS.is_dir():
-        shutil.copy(shot, SHOTS / shot.name)
 
 
 def test_the_stop_button_during_a_pending_card_cancels_the_turn(page: Page, tmp_path: Path) -> None:
