@@ -28,6 +28,7 @@ from nbacp.client.turns.turn import TurnRecord
 from nbacp.client.wire import raw_tap, sdk_compat, sdk_connection
 from nbacp.client.wire.rpc_errors import agent_errors
 from nbacp.display import Static, show
+from nbacp.marimo_runtime import running_in_marimo
 from nbacp.render.turn_record_text import record_text
 from nbacp.widgets.auth_card import AuthCard
 from nbacp.widgets.shared import close_tree
@@ -96,7 +97,8 @@ class SessionLifecycle:
     def _system_prompt(self, choice: SystemPrompt, tools: KernelTools | None = None) -> dict[str, Any]:
         """The ``systemPrompt`` field for a session request: only where the agent advertises it."""
         raw = self.tap.agent_capabilities if self.tap is not None else None
-        return client_prompt.request_field(raw, choice, tools)
+        runtime: client_prompt.Runtime = "marimo" if running_in_marimo() else "jupyter"
+        return client_prompt.request_field(raw, choice, tools, runtime=runtime)
 
     # -- the calls -------------------------------------------------------------------
     async def new_session(

@@ -12,11 +12,15 @@ capability is read from the raw ``initialize`` result.
 With the notebook tools on, claude-agent-acp is also asked not to use its own ``NotebookEdit``
 (``_meta.claudeCode.options.disallowedTools`` on ``session/new``): it writes the ``.ipynb`` on
 disk, behind the open document's back.
+
+In a marimo notebook the text names marimo and its ``.py`` file instead (the caller says which
+runtime it is in: this module only composes text); the notebook tools are not offered there
+(``nbacp.client.tools.kernel_tools``), so the text says to show code in the answer.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from nbacp.client.tools import KernelTools
@@ -24,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "APPEND",
     "NOTEBOOK_TOOLS",
+    "Runtime",
     "SystemPrompt",
     "advertised",
     "compose",
@@ -44,16 +49,21 @@ AGENT_NOTEBOOK_TOOLS = ("NotebookEdit",)
 MAX_OWN_CHARS = 20_000
 """The person's own text, beyond this, is refused (it travels on every new / load / resume / fork)."""
 
-BASE = (
-    "You are connected to a Jupyter notebook through nbacp, an Agent Client Protocol client. "
+Runtime = Literal["jupyter", "marimo"]
+"""The notebook the prompt cell is in: a Jupyter kernel (or a plain Python) or a marimo kernel."""
+
+CELLS = (
     "The person writes each prompt in a notebook cell, and your answer is shown in that cell's "
     "output, rendered as Markdown (HTML and LaTeX math are shown as plain text)."
 )
+BASE = f"You are connected to a Jupyter notebook through nbacp, an Agent Client Protocol client. {CELLS}"
+MARIMO_BASE = f"You are connected to a marimo notebook through nbacp, an Agent Client Protocol client. {CELLS}"
 KERNEL = (
     'The MCP server "notebook" is the person\'s running Python kernel: list_variables and describe '
     "read the variables defined in the notebook, and run_python runs code there after the person "
     "allows it."
 )
+MARIMO_KERNEL = "Names that run_python defines do not make marimo re-run the cells that read them."
 EDIT_WITH_TOOLS = (
     "To change the notebook, use notebook_read (its cells, by id) and notebook_edit (insert after, "
     "replace or delete a cell, by id); the person reviews each edit before it is applied."
@@ -64,22 +74,30 @@ NEVER_WRITE = (
     "notebook-editing tools of your own on it): the notebook is open in Jupyter, and writing its "
     "file loses the person's unsaved work."
 )
+MARIMO_NEVER_WRITE = (
+    "Never write, edit or replace the open notebook's .py file itself (no file writes, shell commands "
+    "or notebook-editing tools of your own on it): the notebook is open in marimo, whose editor keeps "
+    "its own copy of the cells and saves it over the file."
+)
 
 
-def compose(choice: SystemPrompt, *, kernel_tools: bool = False, notebook_tools: bool = False) -> str | None:
+def compose(
+    choice: SystemPrompt, *, kernel_tools: bool = False, notebook_tools: bool = False, runtime: Runtime = "jupyter"
+) -> str | None:
     """The text to send, or None for ``False``. ``kernel_tools`` / ``notebook_tools``: what the
-    session was given (only tools it has are named)."""
+    session was given (only tools it has are named); ``runtime``: which notebook it is."""
     if choice is False:
         return None
     if not isinstance(choice, str | bool):
         raise TypeError(f"system_prompt takes a str, True or False, not {type(choice).__name__}")
     if isinstance(choice, str) and len(choice) > MAX_OWN_CHARS:
         raise ValueError(f"system_prompt is {len(choice):,} characters; at most {MAX_OWN_CHARS:,} are sent")
-    parts = [BASE]
+    marimo = runtime == "marimo"
+    parts = [MARIMO_BASE if marimo else BASE]
     if kernel_tools:
-        parts.append(KERNEL)
+        parts += [KERNEL, MARIMO_KERNEL] if marimo else [KERNEL]
     parts.append(EDIT_WITH_TOOLS if notebook_tools else EDIT_WITHOUT_TOOLS)
-    parts.append(NEVER_WRITE)
+    parts.append(MARIMO_NEVER_WRITE if marimo else NEVER_WRITE)
     text = " ".join(parts)
     own = choice.strip() if isinstance(choice, str) else ""
     return f"{text}\n\n{own}" if own else text
@@ -113,11 +131,13 @@ def has_notebook_tools(tools: KernelTools | None) -> bool:
     return tools is not None and tools.notebook is not None
 
 
-def request_field(raw_capabilities: Any, choice: SystemPrompt, tools: KernelTools | None = None) -> dict[str, Any]:
+def request_field(
+    raw_capabilities: Any, choice: SystemPrompt, tools: KernelTools | None = None, *, runtime: Runtime = "jupyter"
+) -> dict[str, Any]:
     """The ``systemPrompt`` entry of a session request (``{}`` where the raw ``agentCapabilities``
     do not advertise it); a wrong ``choice`` is refused either way."""
     if not advertised(raw_capabilities):
         compose(choice)
         return {}
-    text = compose(choice, kernel_tools=tools is not None, notebook_tools=has_notebook_tools(tools))
+    text = compose(choice, kernel_tools=tools is not None, notebook_tools=has_notebook_tools(tools), runtime=runtime)
     return {"systemPrompt": field(text)} if text is not None else {}

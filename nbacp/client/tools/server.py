@@ -63,7 +63,7 @@ ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitab
 TOOLS: list[dict[str, Any]] = [
     {
         "name": "list_variables",
-        "description": "List the variables in the person's Jupyter notebook: name, type and shape.",
+        "description": "List the variables in the person's notebook: name, type and shape.",
         "inputSchema": {"type": "object", "properties": {}},
     },
     {
@@ -196,7 +196,7 @@ class KernelToolServer:
                 SERVER_NAME,
                 on_list_tools=self._list_tools,
                 on_call_tool=self._call_tool,
-                instructions="Tools for the person's Jupyter notebook (nbacp).",
+                instructions="Tools for the person's notebook (nbacp).",
             )
         return self._mcp
 

@@ -151,6 +151,25 @@ def test_the_notebook_tools_turn_claudes_notebook_writer_off() -> None:
     assert "show its code in your answer" not in text
 
 
+def test_jupyter_and_marimo_texts_name_their_notebook() -> None:
+    """The runtime decides the first and last sentences; a marimo text never names Jupyter or
+    ``.ipynb``, and with the kernel tools it says run_python's names re-run nothing there. The
+    sessions above run outside marimo, so they send the Jupyter text (marimo's is sent from a
+    real marimo kernel in tests/marimo_runtime/test_system_prompt.py)."""
+    for tools in (False, True):
+        jupyter = system_prompt.compose(True, kernel_tools=tools)
+        marimo = system_prompt.compose(True, kernel_tools=tools, runtime="marimo")
+        assert jupyter is not None and marimo is not None
+        assert jupyter.startswith("You are connected to a Jupyter notebook") and ".ipynb" in jupyter
+        assert marimo.startswith("You are connected to a marimo notebook")
+        assert "Jupyter" not in marimo and ".ipynb" not in marimo and "open in marimo" in marimo
+        assert ("run_python" in marimo) is tools and (system_prompt.MARIMO_KERNEL in marimo) is tools
+        assert system_prompt.MARIMO_KERNEL not in jupyter
+        assert "show its code in your answer" in marimo and "notebook_edit" not in marimo
+        assert len(marimo) < 900
+    assert system_prompt.compose(False, runtime="marimo") is None
+
+
 def test_the_docs_quote_every_sentence_sent() -> None:
     page = Path(__file__).resolve().parents[3] / "docs" / "protocol.md"
     flat = " ".join(page.read_text(encoding="utf-8").split())
@@ -160,5 +179,8 @@ def test_the_docs_quote_every_sentence_sent() -> None:
         system_prompt.EDIT_WITH_TOOLS,
         system_prompt.EDIT_WITHOUT_TOOLS,
         system_prompt.NEVER_WRITE,
+        system_prompt.MARIMO_BASE,
+        system_prompt.MARIMO_KERNEL,
+        system_prompt.MARIMO_NEVER_WRITE,
     ):
         assert sentence in flat, sentence
