@@ -17,13 +17,15 @@ from __future__ import annotations
 
 from nbacp.marimo_runtime.cleanup import on_cell_cleanup
 from nbacp.marimo_runtime.detect import running_in_marimo
-from nbacp.marimo_runtime.forwarding import forward_model
+from nbacp.marimo_runtime.forwarding import forget_model, forward_model, forwarded_models
 from nbacp.marimo_runtime.namespace import notebook_globals
 from nbacp.marimo_runtime.output import show
 from nbacp.marimo_runtime.wait import refuse_to_wait_in_cell, wait_in_cell
 
 __all__ = [
+    "forget_model",
     "forward_model",
+    "forwarded_models",
     "notebook_globals",
     "on_cell_cleanup",
     "refuse_to_wait_in_cell",

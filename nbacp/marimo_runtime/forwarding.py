@@ -8,7 +8,10 @@ the out-of-band ones). For the duration of one wait, :func:`forwarding` reads th
 queue itself, in a worker thread: a ``ModelCommand`` of a model registered with
 :func:`forward_model` is handed to marimo's comm manager on the loop at once (and its twin on
 the batching queue, same token, dropped); every other command is put back, in order, when
-the wait ends. The queues are found in the closure of ``Kernel.enqueue_control_request``
+the wait ends. A model is registered while its comm is open: closing it (an answered card
+once the turn view drew its line, an ended turn's cards, a settled turn view) drops its id, and
+so does :func:`forget_model` (a turn view that shows its record wants no message any more), so a
+long session keeps no per-card state here. The queues are found in the closure of ``Kernel.enqueue_control_request``
 (``make_control_enqueuer``). These are private marimo internals, checked on 0.25.2 only:
 :func:`refusal` feature-detects them, and a wait refuses at once where one is missing, since
 no click could ever end it (``nbacp.errors.CellWaitUnavailableError``).
@@ -21,8 +24,8 @@ import contextlib
 import os
 import queue
 import threading
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable
+from typing import Any, Protocol
 
 from nbacp.errors import CellWaitUnavailableError
 
@@ -38,9 +41,36 @@ def trace(text: str) -> None:
             f.write(text + "\n")
 
 
-def forward_model(model_id: str) -> None:
-    """Let this model's messages through during a wait (nbacp's cards register themselves)."""
+class Model(Protocol):
+    """An open widget model (an ipywidgets ``Widget``): its comm, observed until it closes."""
+
+    comm: Any
+
+    def observe(self, handler: Callable[[Any], None], names: str) -> Any: ...
+
+
+def forward_model(model: Model) -> None:
+    """Let this model's messages through during a wait, until its comm closes (nbacp's cards and
+    turn views register themselves when their comm opens)."""
+    model_id = str(model.comm.comm_id)
     _FORWARDED.add(model_id)
+
+    def closed(change: Any) -> None:
+        if change["new"] is None:  # ipywidgets' ``Widget.close`` sets ``comm`` to None
+            _FORWARDED.discard(model_id)
+
+    model.observe(closed, names="comm")
+
+
+def forget_model(model: Model) -> None:
+    """Stop letting this model's messages through (nothing if it was not registered or is closed)."""
+    if model.comm is not None:
+        _FORWARDED.discard(str(model.comm.comm_id))
+
+
+def forwarded_models() -> frozenset[str]:
+    """The model ids let through now (what a long session must not grow)."""
+    return frozenset(_FORWARDED)
 
 
 def refusal() -> str | None:

@@ -115,7 +115,7 @@ class CardModel(QuickState, anywidget.AnyWidget):
         # marimo handles a page message only after the running cell ends: a card's messages are
         # let through while a cell awaits (nbacp.marimo_runtime.forwarding).
         if marimo_runtime.running_in_marimo():
-            marimo_runtime.forward_model(str(super().model_id))
+            marimo_runtime.forward_model(self)
 
     @property
     def model_id(self) -> str:

@@ -81,7 +81,7 @@ class Transcript(anywidget.AnyWidget):
             kwargs["code"] = f"anywidget:{card_code.card_code().model_id}"
         super().__init__(**kwargs)
         if marimo_runtime.running_in_marimo():  # its view's "sync" must reach it while the cell awaits
-            marimo_runtime.forward_model(str(self.model_id))
+            marimo_runtime.forward_model(self)
         self._patches = Patches(lambda message: self.send(message))
         self._retired: list[Any] = []  # answered cards whose line replaced them: closed after the next patch
         try:  # where frames run: a card answered on another thread (a subshell) hands its line over to it
@@ -364,6 +364,7 @@ class Transcript(anywidget.AnyWidget):
         self.flush()
         cards = [*cards_in(self._patches.root.children), *self._retired]
         self._forget_view()
+        marimo_runtime.forget_model(self)  # its "sync" is ignored from now on: no message to let through
         box: Any = self  # ipywidgets' traits are untyped
         with self.hold_sync():
             box.record = html_tree(html)
