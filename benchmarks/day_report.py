@@ -94,9 +94,20 @@ def report(turns: int, rounds: int, cards: int) -> None:
         f"RSS growth/turn {asks.growth_per_turn:,.0f}"
     )
 
+    spread = max(cards // day_session.PER_TURN, 1) * day_session.PER_TURN
+    print(
+        f"\n  {spread} one-question cards over {spread // day_session.PER_TURN} turns of {day_session.PER_TURN}, "
+        "every result held (real kernel, in the kernel of the runs\n  above; kept = RSS after the last turn minus "
+        "RSS before the first)"
+    )
+    for name, one, wanted in (("nbacp", asks, turns + spread), ("bare acp", bare, spread)):
+        if one.spread_accepted != wanted:
+            raise AssertionError(f"{name}: {one.spread_accepted} accepted over the turns, expected {wanted}")
+        print(f"    {name:<9} kept {one.spread_kept:>12,} ({one.spread_kept / spread:>9,.0f} per card)")
+
     print(f"\n  one turn of {cards} one-question cards, answered by the policy (real kernel; kept = RSS after the turn")
     print("  ended, its result held, minus RSS before it; bytes: that turn's iopub; in the kernel of the runs above)")
-    for name, one, wanted in (("nbacp", asks, turns + cards), ("bare acp", bare, cards)):
+    for name, one, wanted in (("nbacp", asks, turns + spread + cards), ("bare acp", bare, cards)):
         if one.cards_accepted != wanted:
             raise AssertionError(f"{name}: {one.cards_accepted} accepted, expected {wanted}")
         kept, sent = one.cards_kept, one.cards_bytes

@@ -77,9 +77,27 @@ CLIENTS = {
     "bare": (BARE_SETUP, BARE_TURN, BARE_END),
     "questions": (QUESTIONS_SETUP, NBACP_TURN, QUESTIONS_END),
 }
-# then one turn of many questions in the same kernel (RSS kept per answered card): the set-up, the
-# turn and how many cards the agent got accepted; nbacp's one-question agent asks ``cards`` now, the
-# bare client gets a session of its own with ``roundtrip``'s agent and fixed accept
+# then, in the same kernel, RSS kept per answered card: ``cards`` questions over ``cards / PER_TURN``
+# turns, every result held (``SPREAD``), then one turn of ``cards`` questions (``CARDS``); each is
+# the set-up, the turn and how many cards the agent got accepted; nbacp's one-question agent asks
+# that many now, the bare client gets a session of its own with ``roundtrip``'s agent and fixed accept
+PER_TURN = 10
+SPREAD = {
+    "questions": (
+        f"agent.questions = {PER_TURN}\nheld = []",
+        "held.append(await session.prompt('spread'))",
+        "print(agent.actions['accept'])",
+    ),
+    "bare": (
+        "from benchmarks.roundtrip import FIXED_ACCEPT, AskingAgent, BareClient\n"
+        f"spread_agent = AskingAgent({PER_TURN})\n"
+        "spread = bare_session(spread_agent, BareClient(lambda _message, _mode: FIXED_ACCEPT))\n"
+        "spread_conn, spread_sid = await spread.__aenter__()\n"
+        "held = []",
+        "held.append(await spread_conn.prompt(session_id=spread_sid, prompt=[]))",
+        "print(spread_agent.actions['accept'])",
+    ),
+}
 CARDS = {
     "questions": ("agent.questions = {cards}", NBACP_TURN.format(prompt="cards"), "print(agent.actions['accept'])"),
     "bare": (
@@ -128,6 +146,8 @@ class Run:
     texts: list[tuple[str, str]] = field(default_factory=list)  # (result.text, record text) per turn
     outcomes: list[str] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)  # wall time of each turn's cell
+    spread_kept: int = 0  # RSS after the turns of PER_TURN questions minus before them
+    spread_accepted: int = 0  # as the agent counts them (all its accepts so far)
     cards_kept: int = 0  # RSS after the turn of many questions minus before it
     cards_bytes: int = 0  # that turn's iopub bytes (comms + outputs)
     cards_seconds: float = 0.0
@@ -195,8 +215,23 @@ def run(client: str, n: int, cards: int = 0) -> Run:
             out.output_bytes.append(sum(message_bytes(m) for m in messages if m["msg_type"] in OUTPUTS))
             out.cells.append(new_code_cell(sources[i], outputs=_outputs(messages, by_display), execution_count=i + 2))
         if cards:
+            _spread(kernel, pid, client, cards, out)
             _cards(kernel, pid, client, cards, out)
     return out
+
+
+def _spread(kernel: Any, pid: int, client: str, cards: int, out: Run) -> None:
+    prepare, turn, count = SPREAD[client]
+    kernel.run(prepare, timeout=TURN_TIMEOUT)
+    before = rss_of(pid)
+    for i in range(max(cards // PER_TURN, 1)):
+        msg_id = kernel.execute(turn)
+        kernel.wait_idle(msg_id, TURN_TIMEOUT)
+        error = kernel.error(msg_id)
+        if error is not None:
+            raise AssertionError(f"{client}: spread turn {i} failed: {error['ename']}: {error['evalue']}")
+    out.spread_kept = rss_of(pid) - before
+    out.spread_accepted = int(kernel.run(count, timeout=TURN_TIMEOUT).strip())
 
 
 def _cards(kernel: Any, pid: int, client: str, cards: int, out: Run) -> None:

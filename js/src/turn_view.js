@@ -194,7 +194,13 @@ export function renderTurn({ model, el, host, cardRender }) {
   /** @param {unknown} content */
   function onMessage(content) {
     const msg = /** @type {TurnMessage} */ (content);
-    if (!msg || typeof msg !== "object" || typeof msg.seq !== "number") return;
+    if (!msg || typeof msg !== "object") return;
+    if (msg.type === "record") {
+      // the record (nbacp.render.turn_record_html) as a tree, asked for once the turn ended
+      if (ended() && Array.isArray(msg.tree)) buildTree(record, msg.tree);
+      return;
+    }
+    if (typeof msg.seq !== "number" || ended()) return;
     if (Array.isArray(msg.snap)) {
       nodes.clear();
       live.replaceChildren();
@@ -207,28 +213,31 @@ export function renderTurn({ model, el, host, cardRender }) {
   }
 
   function ended() {
-    const tree = model.get("record");
-    return Array.isArray(tree) && tree.length > 0;
+    return model.get("ended") === true;
   }
 
-  function showRecord() {
+  /** Once the turn ended the record takes the live view's place: asked for, not kept in the model. */
+  function showEnd() {
     const over = ended();
     if (over) {
-      buildTree(record, model.get("record")); // the record (nbacp.render.turn_record_html), as a tree
       live.replaceChildren();
       nodes.clear();
     }
     live.hidden = over;
     record.hidden = !over;
+    if (over) model.send({ type: "sync" });
   }
 
   model.on("msg:custom", onMessage);
-  model.on("change:record", showRecord);
-  showRecord();
-  if (!ended()) model.send({ type: "sync" });
+  model.on("change:ended", showEnd);
+  if (ended()) showEnd();
+  else {
+    record.hidden = true;
+    model.send({ type: "sync" });
+  }
   return () => {
     controller.abort();
     model.off("msg:custom", onMessage);
-    model.off("change:record", showRecord);
+    model.off("change:ended", showEnd);
   };
 }

@@ -260,7 +260,7 @@ export {};
 /**
  * A turn view's synced traits (nbacp/widgets/transcript/view.py); its blocks come as messages.
  * @typedef {object} TurnState
- * @property {HtmlTree} record the record once the turn ended, as a tree ([] while it runs)
+ * @property {boolean} ended the turn is over: the view asks for the record (a message, not a trait)
  * @property {string} [code] the shared code model's reference (anywidget >= 0.11)
  */
 
@@ -282,10 +282,14 @@ export {};
 
 /**
  * A message from the kernel: a patch (`ops`) or the whole tree (`snap`), numbered.
+ * A turn model's message: patches (`seq` with `ops`, or a whole `snap`), or once the turn
+ * ended the record asked for (`type: "record"`, its `tree`).
  * @typedef {object} TurnMessage
- * @property {number} seq
+ * @property {number} [seq]
  * @property {TurnOp[]} [ops]
  * @property {TurnOp[]} [snap]
+ * @property {string} [type]
+ * @property {unknown[]} [tree]
  */
 
 /**

@@ -7,11 +7,11 @@ import { fakeModel } from "./fake_model.js";
 
 afterEach(() => document.body.replaceChildren());
 
-/** A turn model: the shared fake model, plus what the kernel would send (custom messages, record). */
+/** A turn model: the shared fake model, plus what the kernel would send (custom messages, the end). */
 function turnModel() {
-  const model = fakeModel({ record: [], code: "anywidget:code" });
+  const model = fakeModel({ ended: false, code: "anywidget:code" });
   model.kernel = (content) => model.emit("msg:custom", content);
-  model.setRecord = (html) => model.set("record", html);
+  model.end = () => model.set("ended", true);
   model.listeners = model.listenerCount;
   return model;
 }
@@ -161,18 +161,37 @@ test("an answered card's line takes its place and the view forgets the card's el
   expect(host.asked).toEqual(["anywidget:abc123", "anywidget:abc123"]);
 });
 
-test("the record takes the live view's place, and a view of an ended turn asks for nothing", () => {
+test("once the turn ended the view asks for the record, which takes the live view's place", () => {
   const model = turnModel();
   const { el, teardown } = show(model);
   model.kernel({ seq: 1, snap: TREE });
-  model.setRecord([["div", { class: "nbacp-record" }, "Stop reason: end_turn"]]);
+  expect(el.querySelector(".nbacp-role")).not.toBeNull();
+  model.end();
+  expect(el.querySelector(".nbacp-role")).toBeNull(); // the live view goes at once
+  expect(model.sent).toEqual([{ type: "sync" }, { type: "sync" }]); // the tree, then the record
+  model.kernel({ seq: 2, snap: TREE }); // a late patch of the live view changes nothing now
   expect(el.querySelector(".nbacp-role")).toBeNull();
+  const RECORD = [["div", { class: "nbacp-record" }, "Stop reason: end_turn"]];
+  model.kernel({ type: "record", tree: RECORD });
   expect(el.querySelector(".nbacp-record").textContent).toBe("Stop reason: end_turn");
   teardown();
   expect(model.listeners()).toBe(0);
-  const again = show(model);
-  expect(model.sent).toEqual([{ type: "sync" }]); // only the first view's request
+  const again = show(model); // a view of an ended turn (a reload, a second tab) asks for the record only
+  expect(model.sent).toEqual([{ type: "sync" }, { type: "sync" }, { type: "sync" }]);
+  expect(again.el.querySelector(".nbacp-tv-live").hidden).toBe(true);
+  model.kernel({ type: "record", tree: RECORD });
   expect(again.el.querySelector(".nbacp-record")).not.toBeNull();
+});
+
+test("a record message before the end, or one that is not a tree, is not shown", () => {
+  const model = turnModel();
+  const { el } = show(model);
+  model.kernel({ type: "record", tree: [["div", { class: "nbacp-record" }, "too early"]] });
+  expect(el.querySelector(".nbacp-record")).toBeNull();
+  model.end();
+  model.kernel({ type: "record", tree: "<b>markup</b>" });
+  expect(el.querySelector("b")).toBeNull();
+  expect(el.querySelector(".nbacp-tv-record").textContent).toBe("");
 });
 
 test("the bundle's own render draws a turn model as a turn view (anywidget without host: each model carries the bundle)", () => {

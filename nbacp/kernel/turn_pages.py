@@ -19,6 +19,7 @@ and bounded: a malformed hello is ignored, at most ``MAX_PAGES`` comms are kept.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -98,11 +99,15 @@ class TurnPages:
         self._turns[model_id] = turn
         return turn
 
-    def ended(self, model_id: str, html: str, text: str) -> None:
-        """The turn is over: every page that said hello replaces the view with the record."""
+    def ended(self, model_id: str, record: Callable[[], tuple[str, str]]) -> None:
+        """The turn is over: every page that said hello replaces the view with the record.
+
+        ``record`` builds the record's (HTML, text) when a page is there to be told: a long
+        turn's record is large, and most turns end with no page of nbacp's piece listening."""
         turn = self._turns.pop(model_id, None)
-        if turn is None:
+        if turn is None or not self._comms:
             return
+        html, text = record()
         fits = len(html) + len(text) <= RECORD_CHARS
         message = {
             "v": PROTOCOL_VERSION,

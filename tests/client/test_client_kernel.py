@@ -93,8 +93,8 @@ def test_the_ended_view_shows_the_record_until_the_connection_closes(kernel: Ker
     out = kernel.run(
         "import json\n"
         "view = session.turn.transcript\n"
-        "shown = json.dumps(view.record, ensure_ascii=False)\n"
-        "print(view.comm is not None, 'nbacp-ended' in view._dom_classes,\n"
+        "shown = json.dumps(view.record_tree(), ensure_ascii=False)\n"
+        "print(view.comm is not None and view.ended, 'nbacp-ended' in view._dom_classes,\n"
         "      'nbacp-record' in shown and 'Avro' in shown)\n"
         "await conn.close()\n"
         "print(view.comm is None)",

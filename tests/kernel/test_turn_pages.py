@@ -101,8 +101,8 @@ def test_the_end_goes_to_every_page_that_said_hello_once() -> None:
     for comm in (first, second, gone):
         pages.opened(comm, hello("p"))
     gone.on_closed({})
-    pages.ended(MODEL, "<div>record</div>", "record")
-    pages.ended(MODEL, "<div>record</div>", "record")  # ended twice: told once
+    pages.ended(MODEL, lambda: ("<div>record</div>", "record"))
+    pages.ended(MODEL, lambda: ("<div>record</div>", "record"))  # ended twice: told once
     for comm in (first, second):
         assert comm.sent[-1] == {
             "v": 1,
@@ -118,12 +118,23 @@ def test_the_end_goes_to_every_page_that_said_hello_once() -> None:
     assert late.sent == []  # an ended turn is not shown again
 
 
+def test_with_no_page_listening_the_record_is_not_built() -> None:
+    pages = TurnPages()
+    pages.started(MODEL, "turn", cell_id="p")
+    built: list[int] = []
+    pages.ended(MODEL, lambda: (built.append(1), ("<div>record</div>", "record"))[1])
+    assert built == []
+    page = PageComm("a")
+    pages.opened(page, hello("p"))
+    assert [m["type"] for m in page.sent] == []  # the ended turn is not shown to a later page either
+
+
 def test_a_record_too_large_is_not_sent() -> None:
     pages = TurnPages()
     pages.started(MODEL, "turn", cell_id="p")
     page = PageComm("a")
     pages.opened(page, hello("p"))
-    pages.ended(MODEL, "x" * RECORD_CHARS, "y")
+    pages.ended(MODEL, lambda: ("x" * RECORD_CHARS, "y"))
     assert page.sent[-1]["bundle"] is None
 
 

@@ -30,22 +30,23 @@ def ended(prompt: str = "p", card: Any = None) -> tuple[Transcript, list[Any]]:
         view.add_card(card)
     view.finish("end_turn")
     blocks = [w for w in walk(view) if w is not view and w is not view.root]
-    view.show_record(view.record_html())
+    view.show_record()
     return view, blocks
 
 
 def test_the_model_shows_the_record_and_closes_the_blocks(comms: RecordingComms) -> None:
     card = FormCard("Name it", {"type": "object", "properties": {"x": {"type": "string"}}})
     view, blocks = ended(card=card)
-    assert view.record == html_tree(view.record_html())  # the model's own state: every view shows it
+    assert view.ended  # the model's own state: every view asks for the record
     assert "nbacp-record" in view.record_html() and "Stop reason: end_turn" in view.record_html()
     assert "nbacp-transcript" not in view._dom_classes and "nbacp-ended" in view._dom_classes
     assert card in blocks and card.comm is None  # the turn's cards are closed with the live view
     assert not any(b.attached for b in blocks if isinstance(b, nodes.Node))  # the nodes left the page
     assert view.comm is not None  # what pages re-read stays: one model
     before = len(comms.sent_to(view))
-    comms.custom(view, {"type": "sync"})  # a late view asks for the tree: there is none, the record is shown
-    assert len(comms.sent_to(view)) == before
+    comms.custom(view, {"type": "sync"})  # a late view asks: it gets the record, built then, not the tree
+    reply = comms.sent_to(view)[before:]
+    assert [m.data["content"] for m in reply] == [{"type": "record", "tree": html_tree(view.record_html())}]
 
 
 def test_nothing_renders_over_the_record(comms: RecordingComms) -> None:
@@ -91,7 +92,8 @@ def test_an_ended_view_keeps_its_record_not_its_tree() -> None:
     assert blocks and view.shown == () and view.root.children == ()  # the nodes are let go
     # what the client reads of an ended turn stays exact
     assert view.text == "hi $x$" and view.stop_reason == "end_turn"
-    assert "hi $x$" in view.record_text() and view.record == html_tree(view.record_html())
+    assert "hi $x$" in view.record_text() and view.record_tree() == html_tree(view.record_html())
+    assert view.get_state()["ended"] is True and "record" not in view.get_state()  # no tree in the model
 
 
 def test_a_turn_of_a_thousand_questions_holds_no_answered_card(comms: RecordingComms) -> None:
@@ -117,7 +119,7 @@ def test_a_turn_of_a_thousand_questions_holds_no_answered_card(comms: RecordingC
     assert lines == [f"Accepted: x = answer {i}" for i in range(1_000)]  # each card's summary, in place
     assert [str(a) for a in view.answers] == [f"Accepted: answer {i}" for i in range(1_000)]
     view.finish("end_turn")
-    view.show_record(view.record_html())
+    view.show_record()
     assert "**Answer:** answer 999" in view.record_markdown()
     assert len(_instances) == registry
 

@@ -27,7 +27,8 @@ ENDED_VIEWS = 16
 needs one only while the notebook it shows holds that turn as a widget view, i.e. it was saved
 during the turn and not since (the page that started the turn saves the static record; JupyterLab
 autosaves every 120 s). The kernel is never told what a file holds, so it keeps the last 16: more
-than a person's turns between two saves, and each is one model holding its record's tree. An
+than a person's turns between two saves, and each is one model (its record is built when a view
+asks). An
 older view is closed, and a page still showing it hides that output (the record stays in the
 page that started the turn)."""
 

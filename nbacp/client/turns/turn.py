@@ -17,7 +17,7 @@ and what ``nbacp.render.turn_record_text`` / ``turn_record_html`` build.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -28,7 +28,7 @@ from nbacp.client.turns.attachments import Attachment
 from nbacp.client.wire.rpc_errors import agent_errors
 from nbacp.client.wire.sdk_compat import text_block
 from nbacp.client.wire.transports.process import exit_note, stderr_after_failure
-from nbacp.display import show
+from nbacp.display import Static, show
 from nbacp.errors import AgentError, ConnectionLostError
 from nbacp.form.card_answer import CardAnswer
 from nbacp.kernel.turn_pages import PAGES
@@ -54,25 +54,27 @@ class PromptResult:
 class TurnRecord:
     """The static turn record: HTML (or inert markdown) for renderers, plain text for text/plain (nbval)."""
 
-    def __init__(self, markdown: str, text: str | None = None, html: str | None = None) -> None:
+    def __init__(self, markdown: str, text: str | None = None, html: str | Callable[[], str] | None = None) -> None:
+        """``html``: the HTML, or what builds it when it is shown. A turn's record is built from what
+        its transcript keeps anyway, so the largest of its three forms need not be held beside them
+        all day (docs/limits.md)."""
         self.markdown = markdown
         self.text = markdown if text is None else text
-        self.html = html
+        self._html = html
+
+    @property
+    def html(self) -> str | None:
+        """The record as HTML (built now, when it is built on demand), or None: markdown only."""
+        return self._html() if callable(self._html) else self._html
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        if self.html is not None:
-            return {"text/html": self.html, "text/plain": self.text}
+        html = self.html
+        if html is not None:
+            return {"text/html": html, "text/plain": self.text}
         return {"text/markdown": self.markdown, "text/plain": self.text}
 
     def __repr__(self) -> str:
         return self.text
-
-
-class _Blank:
-    """What the live view of an awaited prompt becomes: nothing (the record follows it)."""
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        return {"text/plain": ""}
 
 
 class TurnOwner(Protocol):
@@ -192,7 +194,7 @@ class Turn:
             record=self.transcript.record_markdown(),
         )
         t = self.transcript
-        self.record = TurnRecord(result.record, t.record_text(), t.record_html())
+        self.record = TurnRecord(result.record, t.record_text(), t.record_html)
         self._give_way()
         if error is not None:
             raise error
@@ -204,8 +206,8 @@ class Turn:
         The page that started the turn gets the record through the display id (what it saves is
         static). Display ids are not saved, so a page that shows the cell's saved outputs
         (reloaded, reopened, a second tab) holds the live view's model instead: the model itself
-        shows the record (``Transcript.show_record``: its blocks forgotten) and stays open, one
-        model and the record's tree, among the session's last 16 until it is settled
+        shows the record (``Transcript.show_record``: its blocks forgotten, the record built for
+        each view that asks) and stays open, one model, among the session's last 16 until it is settled
         (docs/reload.md); pages with nbacp's front-end piece replace it with the record
         themselves (``end_turn``, :mod:`nbacp.kernel.turn_pages`). In plain Python, where nothing
         showed it, the transcript is closed at once: ipywidgets' registry would keep it for the
@@ -214,11 +216,13 @@ class Turn:
         if self._view_handle is None:
             close_tree([self.transcript])
             return
-        assert self.record is not None and self.record.html is not None
-        self.transcript.show_record(self.record.html)
-        self._view_handle.update(_Blank() if self.record_inline else self.record)
+        assert self.record is not None
+        self.transcript.show_record()
+        record = self.record
+        # an awaited prompt's record follows as the cell's result: its live view becomes blank
+        self._view_handle.update(Static() if self.record_inline else record)
         self._view_handle = None
-        PAGES.ended(self.transcript.model_id, self.record.html, self.record.text)  # pages with the piece
+        PAGES.ended(self.transcript.model_id, lambda: (record.html or "", record.text))  # pages with the piece
         self.session.keep_ended(self.transcript)
 
 

@@ -54,9 +54,12 @@ class Transcript(anywidget.AnyWidget):
     _css = traitlets.Unicode("" if card_code.HOST_LOOKUP else card_code.css_source()).tag(sync=True)
     _anywidget_id = traitlets.Unicode("nbacp.widgets.transcript.view.Transcript").tag(sync=True)
     code = traitlets.Unicode("").tag(sync=True)
-    record: traitlets.List[Any] = traitlets.List().tag(sync=True)
-    """The record once the turn ended, as the tree of its HTML (``nbacp.render.html_tree``; empty
-    while it runs): every view then shows it."""
+    ended = traitlets.Bool(False).tag(sync=True)
+    """The turn is over: every view then shows the record in place of the live view, asking for
+    it (``{"type": "sync"}``) and getting its HTML as a tree (``{"type": "record", "tree": ...}``,
+    ``nbacp.render.html_tree``). The record is built for the view that asks, not kept in the
+    model: an ended view may stay open all day (docs/reload.md), and the tree, ten or so small lists
+    and dicts per answered card, would cost the kernel several times the record's text."""
 
     def __init__(
         self,
@@ -326,9 +329,10 @@ class Transcript(anywidget.AnyWidget):
         close_tree(retired)  # after the patch: the page shows the line before the card's model goes
 
     def _handle_custom_msg(self, content: Any, buffers: Any) -> None:
-        """A view asks for the whole tree (it just rendered: the first, a second tab, a reload)."""
-        if isinstance(content, dict) and content.get("type") == "sync" and not self.record:
-            self.send(self._patches.snapshot())
+        """A view asks for the whole tree (it just rendered: the first, a second tab, a reload), or
+        for the record once the turn ended."""
+        if isinstance(content, dict) and content.get("type") == "sync":
+            self.send(self._record_message() if self.ended else self._patches.snapshot())
         super()._handle_custom_msg(content, buffers)
 
     def close(self) -> None:
@@ -353,13 +357,14 @@ class Transcript(anywidget.AnyWidget):
         )
         self._subagents = Subagents(self._frames, self._dispatch, self._record.events, self.seal_at, lambda: None)
 
-    def show_record(self, html: str) -> None:
+    def show_record(self) -> None:
         """The turn is over: this same model now shows the record, its blocks forgotten and its cards closed.
 
         A page that re-read the model (reloaded, reopened, a second tab) sees the record take the
         live view's place, as the page that started the turn does through the display id
-        (docs/reload.md). What remains is this one model, holding the record's HTML, which must
-        already be safe (``nbacp.render.turn_record_html``).
+        (docs/reload.md). What remains is this one model: a view that sees ``ended`` asks for the
+        record, whose tree is built then from the record (``record_html``, already safe:
+        ``nbacp.render.turn_record_html``) and not kept.
         """
         self.flush()
         cards = [*cards_in(self._patches.root.children), *self._retired]
@@ -367,9 +372,16 @@ class Transcript(anywidget.AnyWidget):
         marimo_runtime.forget_model(self)  # its "sync" is ignored from now on: no message to let through
         box: Any = self  # ipywidgets' traits are untyped
         with self.hold_sync():
-            box.record = html_tree(html)
+            box.ended = True
             box._dom_classes = (*(c for c in box._dom_classes if c != "nbacp-transcript"), "nbacp-ended")
         close_tree(cards)
+
+    def record_tree(self) -> list[Any]:
+        """The record's HTML as the tree a view builds (``nbacp.render.html_tree``)."""
+        return html_tree(self.record_html())
+
+    def _record_message(self) -> dict[str, Any]:
+        return {"type": "record", "tree": self.record_tree()}
 
 
 def _header(prompt: str) -> Node:
