@@ -10,11 +10,11 @@ queue itself, in a worker thread: a ``ModelCommand`` of a model registered with
 the batching queue, same token, dropped); every other command is put back, in order, when
 the wait ends. A model is registered while its comm is open: closing it (an answered card
 once the turn view drew its line, an ended turn's cards, a settled turn view) drops its id, and
-so does :func:`forget_model` (a turn view that shows its record wants no message any more), so a
-long session keeps no per-card state here. The queues are found in the closure of ``Kernel.enqueue_control_request``
-(``make_control_enqueuer``). These are private marimo internals, checked on 0.25.2 only:
-:func:`refusal` feature-detects them, and a wait refuses at once where one is missing, since
-no click could ever end it (``nbacp.errors.CellWaitUnavailableError``).
+so does :func:`forget_model` (a turn view that shows its record: the cell shows the record in
+its place), so a long session keeps no per-card state here. The queues are found in the closure
+of ``Kernel.enqueue_control_request`` (``make_control_enqueuer``). These are private marimo
+internals, checked on 0.25.2 only: :func:`refusal` feature-detects them, and a wait refuses at
+once where one is missing, since no click could ever end it (``nbacp.errors.CellWaitUnavailableError``).
 """
 
 from __future__ import annotations

@@ -65,6 +65,7 @@ class Session(SessionControls):
         self.header = SessionHeader()
         # facts between turns (docs/record.md)
         connection.client.session_updates.session_facts[session_id] = self.header.note
+        self._facts_read = 0  # the session log's updates the header has been given at a turn's start
         self.settings = connection.settings_for(session_id)
         self.history: Transcript | None = None  # the replayed transcript of a loaded session
         self.tools: KernelToolServer | None = None  # the kernel's MCP server, when started with tools=
@@ -102,8 +103,11 @@ class Session(SessionControls):
         _mark_used(self)
         line = attachments.summary_line(parts)
         log = self.connection.client.session_updates.session_log(self.id)
-        for update in log:  # facts that arrived before this turn (e.g. commands right after session/new)
+        # facts that arrived before this turn (e.g. commands right after session/new), read from
+        # where the last turn's start stopped: a day's session must not re-read its whole log
+        for update in log.iter_range(self._facts_read, len(log)):
             self.header.note(update)
+        self._facts_read = len(log)
         self.header.prompted(text, [uri for p in parts if (uri := _uri(p.block)) is not None])
         self.header.show()
         if self.tools is not None:  # here, in the prompt cell: the notebook link notes that cell

@@ -369,7 +369,9 @@ class Transcript(anywidget.AnyWidget):
         self.flush()
         cards = [*cards_in(self._patches.root.children), *self._retired]
         self._forget_view()
-        marimo_runtime.forget_model(self)  # its "sync" is ignored from now on: no message to let through
+        # marimo: the cell's output now shows the record in this view's place, and a page's later
+        # "sync" waits for the cell to end like any widget message: nothing left to let through
+        marimo_runtime.forget_model(self)
         box: Any = self  # ipywidgets' traits are untyped
         with self.hold_sync():
             box.ended = True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 import nbacp
 from nbacp.client.sessions.header import shown_title
@@ -36,3 +37,23 @@ def _labels(root: object) -> list[str]:
             out.append(value)
         stack.extend(getattr(item, "children", ()))
     return out
+
+
+async def test_a_turns_start_gives_the_header_only_the_updates_since_the_last_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A day's session: each start reads the log from where the previous one stopped, not from
+    its beginning (re-reading it made every turn slower than the one before)."""
+    async with nbacp.connect(demo_agent()) as conn:
+        session = await conn.new_session(cwd=".")
+        log = conn.client.session_updates.session_log(session.id)
+        for _ in range(3):
+            await session.prompt("hello")
+        noted: list[object] = []
+        real = session.header.note
+        monkeypatch.setattr(session.header, "note", lambda update: noted.append(update) or real(update))
+        before, since_last_start = len(log), len(log) - len(session.turn.transcript.updates)
+        await session.prompt("hello")
+    assert noted[: before - since_last_start] == log[since_last_start:before]  # the last turn's, first
+    assert len(noted) < before  # and not the whole log again (it held three turns)
+    assert session.header.facts["Commands"] == "/tools, /hooks, /mcp-servers (send /name as a prompt)"
