@@ -155,7 +155,7 @@ def test_jupyter_and_marimo_texts_name_their_notebook() -> None:
     """The runtime decides the first and last sentences; a marimo text never names Jupyter or
     ``.ipynb``, and with the kernel tools it says run_python's names re-run nothing there. The
     sessions above run outside marimo, so they send the Jupyter text (marimo's is sent from a
-    real marimo kernel in tests/marimo_runtime/test_system_prompt.py)."""
+    real marimo kernel in tests/marimo_runtime/test_client_prompt_in_marimo.py)."""
     for tools in (False, True):
         jupyter = system_prompt.compose(True, kernel_tools=tools)
         marimo = system_prompt.compose(True, kernel_tools=tools, runtime="marimo")
