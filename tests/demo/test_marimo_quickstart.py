@@ -10,11 +10,10 @@ cell may fail. HOME and the XDG folders are temporary: marimo never reads or wri
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from support.marimo_cli import MARIMO, private_env, require_marimo
+from support.marimo_cli import export_html
 from support.sdk_line import require_acp_kit
 
 pytestmark = pytest.mark.marimo
@@ -23,21 +22,12 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def test_the_marimo_quickstart_exports_with_every_answer(tmp_path: Path) -> None:
-    require_marimo()
     require_acp_kit()  # the demo agent
     out = tmp_path / "quickstart.html"
     # A copy: marimo writes its session cache (__marimo__/) beside the notebook it runs.
     notebook = tmp_path / "marimo_quickstart.py"
     shutil.copy(REPO / "notebooks" / "marimo_quickstart.py", notebook)
-    env = private_env(tmp_path / "home") | {"NBACP_ANSWERS": str(REPO / "notebooks" / "answers")}
-    done = subprocess.run(
-        [str(MARIMO), "export", "html", str(notebook), "-o", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-        cwd=tmp_path,
-    )
+    done = export_html(notebook, out, timeout=300, env={"NBACP_ANSWERS": str(REPO / "notebooks" / "answers")})
     assert done.returncode == 0, done.stdout + done.stderr
     assert "failed" not in done.stderr and "Traceback" not in done.stderr, done.stderr
     page = out.read_text(encoding="utf-8")

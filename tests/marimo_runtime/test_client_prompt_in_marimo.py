@@ -9,12 +9,11 @@ The Jupyter side (and plain Python) is tests/client/sessions/test_system_prompt.
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 from support import raw_session_agent
-from support.marimo_cli import MARIMO, private_env, require_marimo
+from support.marimo_cli import export_html
 
 from nbacp.client.sessions import system_prompt
 
@@ -52,20 +51,12 @@ if __name__ == "__main__":
 
 
 def test_a_marimo_kernel_sends_the_marimo_text(tmp_path: Path) -> None:
-    require_marimo()
     caps = tmp_path / "caps.json"
     caps.write_text(json.dumps(CAPABILITIES))
     notebook = tmp_path / "prompt.py"
     source = NOTEBOOK.replace("AGENT", repr(raw_session_agent.__file__)).replace("CAPS", repr(str(caps)))
     notebook.write_text(source)
-    done = subprocess.run(
-        [str(MARIMO), "export", "html", str(notebook), "-o", str(tmp_path / "prompt.html")],
-        capture_output=True,
-        text=True,
-        timeout=150,
-        env=private_env(tmp_path / "home"),
-        cwd=tmp_path,
-    )
+    done = export_html(notebook, tmp_path / "prompt.html", timeout=150)
     report = tmp_path / "prompt-report.json"
     assert report.is_file(), done.stdout + done.stderr
     plain, with_tools = json.loads(report.read_text())

@@ -12,11 +12,10 @@ state there. A person's clicks on the same path are tested in tests/browser/test
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
-from support.marimo_cli import MARIMO, private_env, require_marimo
+from support.marimo_cli import export_html
 from support.sdk_line import require_acp_kit
 
 pytestmark = pytest.mark.marimo
@@ -73,18 +72,10 @@ if __name__ == "__main__":
 
 
 def test_answered_cards_and_ended_turns_are_no_longer_forwarded(tmp_path: Path) -> None:
-    require_marimo()
     require_acp_kit()  # the demo agent
     notebook = tmp_path / "forwarding.py"
     notebook.write_text(NOTEBOOK.replace("TURNS", str(TURNS)))
-    done = subprocess.run(
-        [str(MARIMO), "export", "html", str(notebook), "-o", str(tmp_path / "forwarding.html")],
-        capture_output=True,
-        text=True,
-        timeout=200,
-        env=private_env(tmp_path / "home"),
-        cwd=tmp_path,
-    )
+    done = export_html(notebook, tmp_path / "forwarding.html", timeout=200)
     report = tmp_path / "forwarding-report.json"
     assert report.is_file(), done.stdout + done.stderr
     facts = json.loads(report.read_text())

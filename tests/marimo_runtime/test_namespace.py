@@ -12,12 +12,11 @@ tests/browser/test_marimo_tools_browser.py).
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 from support import SUPPORT
-from support.marimo_cli import MARIMO, private_env, require_marimo
+from support.marimo_cli import export_html
 
 pytestmark = pytest.mark.marimo
 pytest.importorskip("mcp")
@@ -80,17 +79,9 @@ if __name__ == "__main__":
 
 
 def test_kernel_tools_in_marimo_read_and_run_in_the_notebooks_globals(tmp_path: Path) -> None:
-    require_marimo()
     notebook = tmp_path / "tools.py"
     notebook.write_text(NOTEBOOK.replace("AGENT", repr(str(SUPPORT / "mcp_acp_agent.py"))))
-    done = subprocess.run(
-        [str(MARIMO), "export", "html", str(notebook), "-o", str(tmp_path / "tools.html")],
-        capture_output=True,
-        text=True,
-        timeout=150,
-        env=private_env(tmp_path / "home"),
-        cwd=tmp_path,
-    )
+    done = export_html(notebook, tmp_path / "tools.html", timeout=150)
     report = tmp_path / "tools-report.json"
     assert report.is_file(), done.stdout + done.stderr
     facts = json.loads(report.read_text())

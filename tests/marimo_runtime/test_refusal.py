@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.marimo_cli import MARIMO, private_env, require_marimo
+from support.marimo_cli import export_html
 
 from nbacp.marimo_runtime import running_in_marimo
 
@@ -61,17 +61,8 @@ def test_nbacp_never_imports_marimo_itself() -> None:
 def test_a_card_awaited_where_forwarding_is_missing_is_refused_at_once(tmp_path: Path) -> None:
     notebook = tmp_path / "broken.py"
     notebook.write_text(BROKEN)
-    require_marimo()
-    env = private_env(tmp_path / "home")
     out = tmp_path / "broken.html"
-    done = subprocess.run(
-        [str(MARIMO), "export", "html", str(notebook), "-o", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=120,  # a wait that is not refused would hang here
-        env=env,
-        cwd=tmp_path,
-    )
+    done = export_html(notebook, out, timeout=120)  # a wait that is not refused would hang here
     report = done.stdout + done.stderr
     assert "some cells failed to execute" in report, report
     assert "CellWaitUnavailableError" in out.read_text(encoding="utf-8")  # the cell's error, as exported

@@ -9,6 +9,7 @@ fails a test, except on the test-sdk1 tier, which installs only ``test-core``.
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -44,3 +45,20 @@ def private_env(home: Path) -> dict[str, str]:
         env[name] = str(home / sub)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH", "")]))
     return env
+
+
+def export_html(
+    notebook: Path, out: Path, *, timeout: float, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``marimo export html NOTEBOOK -o OUT``: every cell run in a real marimo kernel, in the
+    notebook's folder (marimo writes its session cache beside the notebook) with a private HOME
+    there (``env`` added), its output captured; fails the test where marimo is missing."""
+    require_marimo()
+    return subprocess.run(
+        [str(MARIMO), "export", "html", str(notebook), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=private_env(notebook.parent / "home") | (env or {}),
+        cwd=notebook.parent,
+    )
